@@ -1,0 +1,1 @@
+//! Connect Four: gravity on any width × height board, an exact solver and classic players.

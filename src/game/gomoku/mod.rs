@@ -1,0 +1,1 @@
+//! Gomoku on bitboards with incremental pattern codes, under freestyle, standard, renju and caro.

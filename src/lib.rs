@@ -1,0 +1,8 @@
+//! wuzi (五子): a game engine for gomoku (freestyle, standard, renju, caro), Connect Four and
+//! m,n,k games, speaking the Gomocup / Piskvork protocol.
+//!
+//! Layers, from the outside in: `protocol` parses and prints, `engine` is the
+//! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
+
+pub mod game;
+pub mod search;
