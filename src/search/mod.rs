@@ -95,3 +95,22 @@ pub struct SearchResult {
 
 /// The callback a search reports finished iterations to.
 pub type Reporter<'a> = &'a mut dyn FnMut(&Iteration);
+
+/// Everything a mode's move chooser gets besides the position: its limits, the stop flag,
+/// the progress callback and the protocol's `INFO` options (raw key → value, keys in lower
+/// case) so that a mode can read its own keys (e.g. `c4_player`) without the protocol
+/// layer knowing them.
+pub struct ThinkContext<'a> {
+    pub limits: Limits,
+    pub stop: Stop,
+    pub report: Reporter<'a>,
+    pub options: &'a std::collections::HashMap<String, String>,
+}
+
+impl ThinkContext<'_> {
+    /// Whether the search must stop now: flag set or hard deadline passed.
+    #[inline]
+    pub fn should_stop(&self) -> bool {
+        self.stop.is_set() || self.limits.past_maximum()
+    }
+}
