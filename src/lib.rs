@@ -4,5 +4,6 @@
 //! Layers, from the outside in: `protocol` parses and prints, `engine` is the
 //! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
 
+pub mod arena;
 pub mod game;
 pub mod search;
