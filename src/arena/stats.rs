@@ -167,14 +167,15 @@ impl Sprt {
     }
 
     /// The generalised log-likelihood ratio of the results (trinomial, logistic Elo), using
-    /// the normal approximation `N (s1 − s0)(2s − s0 − s1) / (2 var)`. Zero when there is
-    /// no information yet (no games, or no variance).
+    /// the normal approximation `N (s1 − s0)(2s − s0 − s1) / (2 var)`. Zero before any
+    /// game. Results without variance (all wins, all losses, all draws) are counted with one
+    /// extra draw, so a one-sided match still reaches a decision instead of dividing by zero.
     pub fn llr(&self, wdl: Wdl) -> f64 {
         let (Some(s), Some(var)) = (wdl.score(), wdl.variance()) else {
             return 0.0;
         };
         if var <= 0.0 {
-            return 0.0;
+            return self.llr(Wdl::new(wdl.wins, wdl.draws + 1, wdl.losses));
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
@@ -290,6 +291,13 @@ mod tests {
         assert_eq!(t.decide(Wdl::new(600, 100, 400)), SprtDecision::AcceptH1);
         assert_eq!(t.decide(Wdl::new(400, 100, 600)), SprtDecision::AcceptH0);
         assert_eq!(t.llr(Wdl::default()), 0.0);
+        // all wins: regularised with one draw, 20 wins + 1 draw → LLR 12.4978...
+        assert!(
+            close(t.llr(Wdl::new(20, 0, 0)), 12.497_8, 1e-3),
+            "{}",
+            t.llr(Wdl::new(20, 0, 0))
+        );
+        assert_eq!(t.decide(Wdl::new(20, 0, 0)), SprtDecision::AcceptH1);
     }
 
     #[test]

@@ -1,0 +1,379 @@
+//! wuzi-arena against fake engines (tests/fixtures/fake-engines/pbrain-fake.sh): every kind
+//! of fault is detected and recorded, normal games finish on the board, records and logs are
+//! written, engines are reused when asked, and an SPRT stops a decided match early.
+//!
+//! The referee here is a naive k-in-a-row board written for these tests (with an optional
+//! set of cells forbidden to black, to exercise the renju-foul path), so the arena is tested
+//! on its own, independently of the crate's gomoku board.
+
+use std::path::PathBuf;
+use wuzi::arena::engine::EngineSpec;
+use wuzi::arena::referee::{Fault, GameKind, GameSetup, Termination, TimeControl};
+use wuzi::arena::stats::{Sprt, SprtDecision, Wdl};
+use wuzi::arena::tournament::{run, Format, Standings, TournamentConfig};
+use wuzi::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
+
+#[derive(Clone)]
+struct Naive {
+    w: usize,
+    h: usize,
+    k: usize,
+    cells: Vec<Option<Color>>,
+    history: Vec<Move>,
+    forbidden: Vec<Move>,
+}
+
+impl Naive {
+    fn new(w: usize, h: usize, k: usize) -> Naive {
+        Naive {
+            w,
+            h,
+            k,
+            cells: vec![None; w * h],
+            history: Vec::new(),
+            forbidden: Vec::new(),
+        }
+    }
+
+    fn at(&self, x: i64, y: i64) -> Option<Color> {
+        if x < 0 || y < 0 || x >= self.w as i64 || y >= self.h as i64 {
+            return None;
+        }
+        self.cells[y as usize * self.w + x as usize]
+    }
+}
+
+impl Game for Naive {
+    fn width(&self) -> usize {
+        self.w
+    }
+    fn height(&self) -> usize {
+        self.h
+    }
+    fn side_to_move(&self) -> Color {
+        if self.history.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+    fn stone_at(&self, m: Move) -> Option<Color> {
+        self.at(m.x as i64, m.y as i64)
+    }
+    fn last_move(&self) -> Option<Move> {
+        self.history.last().copied()
+    }
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        if m.x as usize >= self.w || m.y as usize >= self.h {
+            return Err(MoveError::OffBoard);
+        }
+        if self.stone_at(m).is_some() {
+            return Err(MoveError::Occupied);
+        }
+        Ok(())
+    }
+    fn play(&mut self, m: Move) {
+        let c = self.side_to_move();
+        self.cells[m.y as usize * self.w + m.x as usize] = Some(c);
+        self.history.push(m);
+    }
+    fn pass(&mut self) -> bool {
+        false
+    }
+    fn undo(&mut self) {
+        if let Some(m) = self.history.pop() {
+            self.cells[m.y as usize * self.w + m.x as usize] = None;
+        }
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        let m = self.history.last()?;
+        let c = self.stone_at(*m)?;
+        for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+            let mut n = 1;
+            for s in [1i64, -1] {
+                let (mut x, mut y) = (m.x as i64 + s * dx, m.y as i64 + s * dy);
+                while self.at(x, y) == Some(c) {
+                    n += 1;
+                    x += s * dx;
+                    y += s * dy;
+                }
+            }
+            if n >= self.k {
+                return Some(Outcome::Win(c));
+            }
+        }
+        (self.history.len() == self.w * self.h).then_some(Outcome::Draw)
+    }
+    fn key(&self) -> u64 {
+        self.history.iter().fold(17, |h, m| {
+            h.wrapping_mul(31)
+                .wrapping_add((m.x as u64) << 8 | m.y as u64)
+        })
+    }
+    fn is_forbidden(&self, m: Move) -> bool {
+        self.side_to_move() == Color::Black && self.forbidden.contains(&m)
+    }
+    fn candidates(&self, out: &mut Vec<ScoredMove>) {
+        out.extend(
+            self.legal_moves()
+                .into_iter()
+                .map(|mv| ScoredMove { mv, score: 0 }),
+        );
+    }
+    fn evaluate(&self) -> i32 {
+        0
+    }
+}
+
+fn fake(mode: &str) -> EngineSpec {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fake-engines/pbrain-fake.sh");
+    let mut e = EngineSpec::new(path);
+    e.name = format!("fake-{mode}");
+    e.args = vec![mode.to_string()];
+    e
+}
+
+fn config(engines: Vec<EngineSpec>) -> TournamentConfig {
+    TournamentConfig {
+        engines,
+        format: Format::RoundRobin,
+        setup: GameSetup {
+            kind: GameKind::Gomoku { rule: 0 },
+            width: 7,
+            height: 7,
+            draw_after: None,
+        },
+        time: TimeControl {
+            turn_ms: 300,
+            match_ms: 20_000,
+            tolerance_ms: 200,
+            start_ms: 400,
+            grace_ms: 200,
+            max_memory: 0,
+        },
+        openings: Vec::new(),
+        rounds: 1,
+        random_symmetry: false,
+        seed: 1,
+        concurrency: 2,
+        reuse: false,
+        sprt: None,
+        out_dir: None,
+    }
+}
+
+fn play(cfg: &TournamentConfig) -> (Standings, Vec<wuzi::arena::referee::GameRecord>) {
+    let mut records = Vec::new();
+    let st =
+        run(cfg, &|| Naive::new(7, 7, 5), |r, _| records.push(r.clone())).expect("tournament runs");
+    records.sort_by_key(|r| r.id);
+    (st, records)
+}
+
+#[test]
+fn normal_engines_finish_games_on_the_board() {
+    let (st, recs) = play(&config(vec![fake("normal"), fake("chatty")]));
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        // row-major play on 7×7: black's stones at indices 4, 10, 16, 22, 28 (even, so all
+        // black) form the anti-diagonal from (4,0) to (0,4), completed on the 29th move
+        assert_eq!(r.outcome, Outcome::Win(Color::Black), "{r:?}");
+        assert_eq!(r.termination, Termination::Line);
+        assert_eq!(r.moves.len(), 29);
+        assert_eq!(r.moves[28].mv, Move::new(0, 4));
+    }
+    assert_eq!(st.versus(0, 1), Wdl::new(1, 0, 1));
+    assert!(st.faults.iter().all(|m| m.is_empty()));
+}
+
+/// The faulty engine loses both colours, with the expected reason.
+fn faulty(mode: &str, fault: Fault, cfg_edit: impl FnOnce(&mut TournamentConfig)) {
+    let mut cfg = config(vec![fake("normal"), fake(mode)]);
+    cfg_edit(&mut cfg);
+    let (st, recs) = play(&cfg);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        assert_eq!(r.termination, Termination::Fault(fault), "{mode}: {r:?}");
+        assert_eq!(r.loser(), Some(1), "{mode}: {r:?}");
+        assert!(
+            r.detail.starts_with(&format!("fake-{mode}:")),
+            "{}",
+            r.detail
+        );
+    }
+    assert_eq!(st.versus(0, 1), Wdl::new(2, 0, 0));
+    assert_eq!(st.faults[1].get(&fault), Some(&2), "{:?}", st.faults);
+    assert!(st.table().contains(&format!("fake-{mode}: {fault} 2")));
+}
+
+#[test]
+fn crash_is_a_loss() {
+    faulty("crash", Fault::Crash, |_| {});
+}
+
+#[test]
+fn late_answer_is_a_loss_on_time() {
+    faulty("late", Fault::Timeout, |c| {
+        c.engines[1].args.push("1".into())
+    });
+}
+
+#[test]
+fn occupied_cell_is_an_illegal_move() {
+    let mut cfg = config(vec![fake("normal"), fake("occupied")]);
+    // an opening so that even as black the occupied engine has a stone to repeat
+    cfg.openings = vec![vec![Move::new(3, 3)]];
+    let (st, recs) = play(&cfg);
+    for r in &recs {
+        assert_eq!(r.termination, Termination::Fault(Fault::Illegal), "{r:?}");
+        assert_eq!(r.loser(), Some(1));
+        assert!(r.detail.contains("occupied"), "{}", r.detail);
+    }
+    assert_eq!(st.faults[1].get(&Fault::Illegal), Some(&2));
+}
+
+#[test]
+fn off_board_is_an_illegal_move() {
+    faulty("offboard", Fault::Illegal, |_| {});
+}
+
+#[test]
+fn garbage_output_is_a_loss() {
+    faulty("garbage", Fault::Garbage, |_| {});
+}
+
+#[test]
+fn silent_start_is_a_loss() {
+    faulty("nostart", Fault::Start, |_| {});
+}
+
+#[test]
+fn missing_executable_is_a_crash() {
+    let mut missing = fake("normal");
+    missing.command = PathBuf::from("/nonexistent/pbrain-nothing");
+    missing.name = "fake-gone".into();
+    let (st, recs) = play(&config(vec![fake("normal"), missing]));
+    assert!(recs
+        .iter()
+        .all(|r| r.termination == Termination::Fault(Fault::Crash) && r.loser() == Some(1)));
+    assert_eq!(st.faults[1].get(&Fault::Crash), Some(&2));
+}
+
+#[test]
+fn renju_foul_is_recorded() {
+    let cfg = config(vec![fake("normal"), fake("chatty")]);
+    let mut recs = Vec::new();
+    let referee = || {
+        let mut b = Naive::new(7, 7, 5);
+        b.forbidden = vec![Move::new(0, 0)];
+        b
+    };
+    let st = run(&cfg, &referee, |r, _| recs.push(r.clone())).unwrap();
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        // black's first move is row-major (0,0): forbidden
+        assert_eq!(r.termination, Termination::Fault(Fault::Foul), "{r:?}");
+        assert_eq!(r.outcome, Outcome::Win(Color::White));
+    }
+    assert_eq!(st.faults[0].get(&Fault::Foul), Some(&1));
+    assert_eq!(st.faults[1].get(&Fault::Foul), Some(&1));
+}
+
+#[test]
+fn openings_are_played_with_both_colours_and_records_are_written() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cfg = config(vec![fake("normal"), fake("chatty"), fake("normal")]);
+    cfg.engines[2].name = "fake-normal-2".into();
+    cfg.openings = vec![
+        vec![Move::new(3, 3), Move::new(4, 3)],
+        vec![Move::new(6, 6)],
+    ];
+    cfg.out_dir = Some(dir.clone());
+    let (st, recs) = play(&cfg);
+    assert_eq!(recs.len(), 3 * 2 * 2);
+    assert_eq!(st.games, 12);
+    for r in &recs {
+        assert!(r.moves.len() > 2, "{r:?}");
+        assert!(
+            matches!(r.termination, Termination::Line | Termination::BoardFull),
+            "{r:?}"
+        );
+    }
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 12);
+    assert!(jsonl
+        .lines()
+        .all(|l| l.starts_with("{\"id\":") && l.ends_with('}')));
+    let psq = std::fs::read_to_string(dir.join("games/00001.psq")).unwrap();
+    assert!(
+        psq.starts_with("Piskvorky 7x7, 11:11, 0\n4,4,0\n5,4,0\n"),
+        "{psq}"
+    );
+    let sgf = std::fs::read_to_string(dir.join("games/00012.sgf")).unwrap();
+    assert!(
+        sgf.starts_with("(;FF[4]GM[4]") && sgf.contains(";B[gg]"),
+        "{sgf}"
+    );
+    let log = std::fs::read_to_string(dir.join("logs/fake-chatty-1.stderr.log")).unwrap();
+    // one process per game: the chatty engine plays 8 games
+    assert_eq!(
+        log.lines().filter(|l| l.contains("started")).count(),
+        8,
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn reused_engines_start_again_instead_of_respawning() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-reuse-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cfg = config(vec![fake("normal"), fake("chatty")]);
+    cfg.reuse = true;
+    cfg.concurrency = 1;
+    cfg.rounds = 3;
+    cfg.out_dir = Some(dir.clone());
+    let (st, recs) = play(&cfg);
+    assert_eq!(recs.len(), 6);
+    assert_eq!(st.versus(0, 1), Wdl::new(3, 0, 3));
+    let log = std::fs::read_to_string(dir.join("logs/fake-chatty-1.stderr.log")).unwrap();
+    assert_eq!(
+        log.lines().filter(|l| l.contains("started")).count(),
+        1,
+        "{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sprt_stops_a_decided_match() {
+    let mut cfg = config(vec![fake("normal"), fake("garbage")]);
+    cfg.rounds = 100;
+    cfg.sprt = Some(Sprt {
+        elo0: 0.0,
+        elo1: 100.0,
+        alpha: 0.05,
+        beta: 0.05,
+    });
+    let (st, recs) = play(&cfg);
+    assert!(recs.len() < 200, "played {}", recs.len());
+    assert_eq!(st.sprt.map(|s| s.1), Some(SprtDecision::AcceptH1));
+    assert_eq!(st.versus(0, 1).losses, 0);
+    assert!(st.table().contains("H1 accepted"));
+}
+
+#[test]
+fn a_bad_opening_is_an_error_not_a_game() {
+    let mut cfg = config(vec![fake("normal"), fake("normal")]);
+    cfg.openings = vec![vec![Move::new(3, 3), Move::new(3, 3)]];
+    let err = run(&cfg, &|| Naive::new(7, 7, 5), |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("rejected"), "{err}");
+}
