@@ -377,3 +377,43 @@ fn a_bad_opening_is_an_error_not_a_game() {
     let err = run(&cfg, &|| Naive::new(7, 7, 5), |_, _| {}).unwrap_err();
     assert!(err.to_string().contains("rejected"), "{err}");
 }
+
+#[test]
+fn grid_run_writes_a_csv_row_per_configuration() {
+    use wuzi::arena::cli::{parse, Command};
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fake-engines/pbrain-fake.sh");
+    // `{mode}` is substituted into the argument; `depth` reaches the engine as an INFO line
+    let args: Vec<String> = format!(
+        "--engine cmd={} arg={{mode}} name=fake --grid mode=normal,garbage --grid depth=1,2 \
+         --size 7 --timeout-turn 300 --tolerance 200 --start-timeout 400 --grace 100 --quiet",
+        script.display()
+    )
+    .split_whitespace()
+    .map(String::from)
+    .collect();
+    let Command::Run(o) = parse(&args).unwrap() else {
+        panic!("not a run")
+    };
+    let (mut out, mut progress) = (Vec::new(), Vec::new());
+    let st = wuzi::arena::app::run(&o, &|| Naive::new(7, 7, 5), &mut out, &mut progress).unwrap();
+    // 4 configurations, 6 pairs, 2 games each
+    assert_eq!(st.games, 12);
+    let csv = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 5, "{csv}");
+    assert_eq!(
+        lines[0],
+        "engine,mode,depth,games,wins,losses,draws,score,elo,elo_low,elo_high"
+    );
+    // garbage configurations lose all 4 games against normal ones and split 1-1 with each
+    // other (black answers first, so black forfeits); normal ones split 1-1 on the board
+    for l in &lines[3..] {
+        assert!(l.contains(",garbage,") && l.contains(",6,1,5,0,"), "{l}");
+    }
+    for l in &lines[1..3] {
+        assert!(l.contains(",normal,") && l.contains(",6,5,1,0,"), "{l}");
+    }
+    let table = String::from_utf8(progress).unwrap();
+    assert!(table.contains("garbage 5"), "{table}");
+}

@@ -20,14 +20,11 @@ use std::time::{Duration, Instant};
 pub enum GameKind {
     /// Gomoku under an `INFO rule` value: 0 freestyle, 1 exactly five, 4 renju, 8 caro,
     /// 9 caro with exactly five.
-    Gomoku {
-        rule: u32,
-    },
-    Connect4,
+    Gomoku { rule: u32 },
+    /// Connect Four with `k` in a row to win (`INFO game connect4`, `INFO k` when not 4).
+    Connect4 { k: u32 },
     /// k in a row on the board (`INFO game mnk`, `INFO k`).
-    Mnk {
-        k: u32,
-    },
+    Mnk { k: u32 },
 }
 
 /// The game and board every game of a match uses.
@@ -47,7 +44,8 @@ impl GameSetup {
     pub fn pre_start_info(&self) -> Vec<String> {
         match self.kind {
             GameKind::Gomoku { .. } => Vec::new(),
-            GameKind::Connect4 => vec!["INFO game connect4".into()],
+            GameKind::Connect4 { k: 4 } => vec!["INFO game connect4".into()],
+            GameKind::Connect4 { k } => vec!["INFO game connect4".into(), format!("INFO k {k}")],
             GameKind::Mnk { k } => vec!["INFO game mnk".into(), format!("INFO k {k}")],
         }
     }
@@ -599,7 +597,7 @@ mod tests {
         assert!(g.pre_start_info().is_empty());
         assert_eq!(g.rule(), 4);
         let c = GameSetup {
-            kind: GameKind::Connect4,
+            kind: GameKind::Connect4 { k: 4 },
             width: 7,
             height: 6,
             draw_after: None,

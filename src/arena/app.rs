@@ -1,0 +1,136 @@
+//! What `wuzi-arena` does with parsed options: load the openings, expand a grid, run the
+//! tournament with a live progress line, then print the table (and the grid's CSV).
+//!
+//! It lives in the library, generic over the referee, so the whole flow is tested with fake
+//! engines and a test board; the binary only chooses the referee for the game kind and
+//! hands over stdout and stderr as writers (library code never prints by itself).
+
+use super::cli::RunOptions;
+use super::grid::{self, GridPoint};
+use super::opening::{self, OpeningError};
+use super::tournament::{self, ArenaError, Standings, TournamentConfig};
+use crate::game::Game;
+use std::fmt;
+use std::io::Write;
+
+/// Why a run failed.
+#[derive(Debug)]
+pub enum AppError {
+    Openings(OpeningError),
+    Arena(ArenaError),
+    Io(std::io::Error),
+}
+
+impl fmt::Display for AppError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AppError::Openings(e) => write!(f, "openings: {e}"),
+            AppError::Arena(e) => write!(f, "{e}"),
+            AppError::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AppError {}
+
+impl From<std::io::Error> for AppError {
+    fn from(e: std::io::Error) -> AppError {
+        AppError::Io(e)
+    }
+}
+
+/// Runs a tournament or a grid. The progress line (rewritten in place with `\r`) and the
+/// final table go to `progress`; a grid's CSV goes to its file, or to `out` when none is
+/// given, and the table goes to `out` otherwise.
+pub fn run<G: Game>(
+    o: &RunOptions,
+    referee: &(dyn Fn() -> G + Sync),
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> Result<Standings, AppError> {
+    let openings = match &o.openings {
+        Some(p) => {
+            let text = std::fs::read_to_string(p)?;
+            opening::parse_file(&text, o.setup.width, o.setup.height).map_err(AppError::Openings)?
+        }
+        None => Vec::new(),
+    };
+    let (engines, points): (Vec<_>, Vec<GridPoint>) = if o.grid.is_empty() {
+        (o.engines.clone(), Vec::new())
+    } else {
+        let expanded = grid::expand(&o.engines[0], &o.grid);
+        let points = expanded.iter().map(|(p, _)| p.clone()).collect();
+        (expanded.into_iter().map(|(_, e)| e).collect(), points)
+    };
+    let cfg = TournamentConfig {
+        engines,
+        format: o.format,
+        setup: o.setup,
+        time: o.time,
+        openings,
+        rounds: o.rounds,
+        random_symmetry: o.random_symmetry,
+        seed: o.seed,
+        concurrency: o.concurrency,
+        reuse: o.reuse,
+        sprt: o.sprt,
+        out_dir: o.out_dir.clone(),
+    };
+    let quiet = o.quiet;
+    let standings = tournament::run(&cfg, referee, |_, st| {
+        if !quiet {
+            let _ = write!(progress, "\r{}\x1b[K", st.progress_line());
+            let _ = progress.flush();
+        }
+    })
+    .map_err(AppError::Arena)?;
+    if !quiet {
+        writeln!(progress)?;
+    }
+    if o.grid.is_empty() {
+        write!(out, "{}", standings.table())?;
+    } else {
+        write!(progress, "{}", standings.table())?;
+        let csv = grid::to_csv(&o.grid, &points, &standings);
+        match &o.csv {
+            Some(p) => std::fs::write(p, csv)?,
+            None => write!(out, "{csv}")?,
+        }
+    }
+    Ok(standings)
+}
+
+/// Rewrites an opening file for a board size: pos format (`h8i9`) or offsets.
+pub fn convert_openings(
+    text: &str,
+    width: usize,
+    height: usize,
+    to_pos: bool,
+) -> Result<String, OpeningError> {
+    let mut s = String::new();
+    for o in opening::parse_file(text, width, height)? {
+        if to_pos {
+            s.push_str(&opening::to_pos(&o));
+        } else {
+            s.push_str(&opening::to_offsets(&o, width, height));
+        }
+        s.push('\n');
+    }
+    Ok(s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn converts_offsets_to_pos_and_back() {
+        let pos = convert_openings("# x\n0,0, 1,0, 1,3\n", 15, 15, true).unwrap();
+        assert_eq!(pos, "h8i8i11\n");
+        assert_eq!(
+            convert_openings(&pos, 15, 15, false).unwrap(),
+            "0,0, 1,0, 1,3\n"
+        );
+        assert!(convert_openings("0,0, 9,9", 15, 15, true).is_err());
+    }
+}
