@@ -417,3 +417,26 @@ fn grid_run_writes_a_csv_row_per_configuration() {
     let table = String::from_utf8(progress).unwrap();
     assert!(table.contains("garbage 5"), "{table}");
 }
+
+#[test]
+fn shipped_openings_are_the_converted_classic_41() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for n in [15usize, 20] {
+        let shipped =
+            std::fs::read_to_string(root.join(format!("openings/piskvork-41-{n}.pos"))).unwrap();
+        let parsed = wuzi::arena::opening::parse_file(&shipped, n, n).unwrap();
+        assert_eq!(parsed.len(), 41);
+        assert!(parsed.iter().all(|o| o.len() == 3));
+        // the data the files were converted from sits beside the repository (../shared)
+        let shared = root.join("../shared/openings/piskvork-openings.txt");
+        if let Ok(src) = std::fs::read_to_string(&shared) {
+            let converted = wuzi::arena::app::convert_openings(&src, n, n, true).unwrap();
+            let body: String = shipped
+                .lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| format!("{l}\n"))
+                .collect();
+            assert_eq!(body, converted);
+        }
+    }
+}

@@ -186,14 +186,14 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             o.engines.push(parse_engine(&args[start..i])?);
             continue;
         }
-        let switch = match flag {
-            "--gauntlet" => Some(o.format = Format::Gauntlet),
-            "--reuse" => Some(o.reuse = true),
-            "--symmetry" => Some(o.random_symmetry = true),
-            "--quiet" => Some(o.quiet = true),
-            _ => None,
-        };
-        if switch.is_some() {
+        match flag {
+            "--gauntlet" => o.format = Format::Gauntlet,
+            "--reuse" => o.reuse = true,
+            "--symmetry" => o.random_symmetry = true,
+            "--quiet" => o.quiet = true,
+            _ => {}
+        }
+        if matches!(flag, "--gauntlet" | "--reuse" | "--symmetry" | "--quiet") {
             continue;
         }
         let v = args
