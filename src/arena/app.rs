@@ -100,7 +100,10 @@ pub fn run<G: Game>(
     Ok(standings)
 }
 
-/// Rewrites an opening file for a board size: pos format (`h8i9`) or offsets.
+/// Rewrites an opening file for a board size: pos format (`h8i9`) or offsets. Openings
+/// that do not fit the board (Piskvork's classic list reaches 8 cells from the centre, past
+/// a 15×15 edge) become `#` comment lines naming the source line, so the output still
+/// accounts for every input line.
 pub fn convert_openings(
     text: &str,
     width: usize,
@@ -108,11 +111,18 @@ pub fn convert_openings(
     to_pos: bool,
 ) -> Result<String, OpeningError> {
     let mut s = String::new();
-    for o in opening::parse_file(text, width, height)? {
-        if to_pos {
-            s.push_str(&opening::to_pos(&o));
-        } else {
-            s.push_str(&opening::to_offsets(&o, width, height));
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        match opening::parse_line(l, i + 1, width, height) {
+            Ok(o) if to_pos => s.push_str(&opening::to_pos(&o)),
+            Ok(o) => s.push_str(&opening::to_offsets(&o, width, height)),
+            Err(OpeningError::OffBoard { line }) => {
+                s.push_str(&format!("# line {line} does not fit {width}x{height}: {l}"))
+            }
+            Err(e) => return Err(e),
         }
         s.push('\n');
     }
@@ -131,6 +141,10 @@ mod tests {
             convert_openings(&pos, 15, 15, false).unwrap(),
             "0,0, 1,0, 1,3\n"
         );
-        assert!(convert_openings("0,0, 9,9", 15, 15, true).is_err());
+        assert_eq!(
+            convert_openings("0,0, 9,9\n0,0\n", 15, 15, true).unwrap(),
+            "# line 1 does not fit 15x15: 0,0, 9,9\nh8\n"
+        );
+        assert!(convert_openings("0,0, 9", 15, 15, true).is_err());
     }
 }
