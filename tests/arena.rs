@@ -437,3 +437,75 @@ fn shipped_openings_are_the_converted_classic_41() {
         }
     }
 }
+
+/// Runs one game with `out_dir` set and returns the lines engine `e` received.
+fn transcript(cfg: &mut TournamentConfig, e: usize, tag: &str) -> Vec<String> {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    cfg.out_dir = Some(dir.clone());
+    let (w, h) = (cfg.setup.width, cfg.setup.height);
+    run(cfg, &|| Naive::new(w, h, 5), |_, _| {}).unwrap();
+    let name = cfg.engines[e].name.clone();
+    let log = std::fs::read_to_string(dir.join(format!("logs/{name}-{e}.stderr.log"))).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    log.lines()
+        .filter_map(|l| l.strip_prefix("< "))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn engines_receive_the_gomocup_sequence() {
+    let mut cfg = config(vec![fake("normal"), fake("chatty")]);
+    cfg.setup.kind = GameKind::Gomoku { rule: 4 };
+    cfg.openings = vec![vec![Move::new(3, 3), Move::new(4, 3), Move::new(0, 6)]];
+    cfg.rounds = 1;
+    cfg.concurrency = 1;
+    // 3 opening stones: white moves first, so in game 1 (engine 0 black) engine 1 gets the
+    // first request, a BOARD with fields from its own (white) point of view
+    let t = transcript(&mut cfg, 1, "seq");
+    assert_eq!(t[0], "START 7");
+    assert_eq!(
+        &t[1..6],
+        [
+            "INFO timeout_turn 300",
+            "INFO timeout_match 20000",
+            "INFO max_memory 0",
+            "INFO game_type 1",
+            "INFO rule 4"
+        ]
+    );
+    assert_eq!(t[6], "INFO time_left 20000");
+    assert_eq!(&t[7..12], ["BOARD", "3,3,2", "4,3,1", "0,6,2", "DONE"]);
+    assert!(t[12].starts_with("INFO time_left "));
+    let left: i64 = t[12]["INFO time_left ".len()..].parse().unwrap();
+    assert!(left <= 20_000 && left > 15_000, "{left}");
+    assert!(t[13].starts_with("TURN "), "{t:?}");
+    // game 1 ends, END; game 2 is a fresh process (no reuse) with the colours swapped
+    let ends: Vec<usize> = t
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| *l == "END")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(ends.len(), 2, "{t:?}");
+    assert_eq!(t[ends[0] + 1], "START 7");
+    assert_eq!(t.last().map(String::as_str), Some("END"));
+}
+
+#[test]
+fn alternate_games_announce_themselves_before_start() {
+    let mut cfg = config(vec![fake("normal"), fake("normal")]);
+    cfg.engines[1].name = "fake-normal-b".into();
+    cfg.setup.kind = GameKind::Connect4 { k: 4 };
+    cfg.setup.width = 7;
+    cfg.setup.height = 6;
+    let t = transcript(&mut cfg, 0, "c4");
+    assert_eq!(&t[..2], ["INFO game connect4", "RECTSTART 7,6"]);
+    assert!(t.contains(&"INFO rule 0".to_string()));
+    let mut cfg = config(vec![fake("normal"), fake("normal")]);
+    cfg.engines[1].name = "fake-normal-b".into();
+    cfg.setup.kind = GameKind::Mnk { k: 5 };
+    let t = transcript(&mut cfg, 0, "mnk");
+    assert_eq!(&t[..3], ["INFO game mnk", "INFO k 5", "START 7"]);
+}
