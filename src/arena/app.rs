@@ -129,9 +129,49 @@ pub fn convert_openings(
     Ok(s)
 }
 
+/// An opening file of generated openings, one a line, under a `#` header recording how
+/// they were made.
+pub fn format_generated(
+    openings: &[(Vec<crate::game::Move>, i32)],
+    header: &str,
+    width: usize,
+    height: usize,
+    to_pos: bool,
+) -> String {
+    let mut s = String::new();
+    for l in header.lines() {
+        s.push_str("# ");
+        s.push_str(l);
+        s.push('\n');
+    }
+    for (o, _) in openings {
+        if to_pos {
+            s.push_str(&opening::to_pos(o));
+        } else {
+            s.push_str(&opening::to_offsets(o, width, height));
+        }
+        s.push('\n');
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_file_round_trips() {
+        use crate::game::Move;
+        let v = vec![(vec![Move::new(7, 7), Move::new(8, 8), Move::new(6, 9)], 3)];
+        let s = format_generated(&v, "made by a test\nseed 1", 15, 15, true);
+        assert_eq!(s, "# made by a test\n# seed 1\nh8i9g10\n");
+        assert_eq!(
+            opening::parse_file(&s, 15, 15).unwrap(),
+            vec![v[0].0.clone()]
+        );
+        let o = format_generated(&v, "", 15, 15, false);
+        assert_eq!(o, "0,0, 1,1, -1,2\n");
+    }
 
     #[test]
     fn converts_offsets_to_pos_and_back() {

@@ -5,6 +5,7 @@
 //! [dir=DIR] [name=NAME] [info=KEY=VALUE]…`, the `key=value` tokens running until the next
 //! `--option`. Everything else is a flag with one value, or a switch.
 
+use super::balance::BalanceSpec;
 use super::engine::EngineSpec;
 use super::grid::{parse_param, GridParam};
 use super::referee::{GameKind, GameSetup, TimeControl};
@@ -37,6 +38,12 @@ pub enum Command {
         height: usize,
         to_pos: bool,
     },
+    /// Generate near-level openings with the engine's evaluation.
+    GenOpenings {
+        setup: GameSetup,
+        spec: BalanceSpec,
+        to_pos: bool,
+    },
     Help,
 }
 
@@ -67,6 +74,8 @@ wuzi-arena: plays pbrain engines against each other like a Gomocup manager.
 usage:
   wuzi-arena [options] --engine cmd=PATH [arg=A]... [dir=DIR] [name=N] [info=K=V]... --engine ...
   wuzi-arena convert-openings FILE [--size N | --width W --height H] [--to pos|offset]
+  wuzi-arena gen-openings [--rule R --size N …] [--count N] [--stones MIN-MAX] [--radius R]
+             [--max-eval E] [--tries N] [--seed S] [--to pos|offset]
 
 engines and pairing:
   --engine ...            an engine (at least two; one with --grid)
@@ -148,6 +157,9 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     if args[0] == "convert-openings" {
         return parse_convert(&args[1..]);
     }
+    if args[0] == "gen-openings" {
+        return parse_gen(&args[1..]);
+    }
     let mut o = RunOptions {
         engines: Vec::new(),
         format: Format::RoundRobin,
@@ -228,23 +240,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             _ => return Err(CliError(format!("unknown option {flag:?} (see --help)"))),
         }
     }
-    let (kind, dw, dh) = match game.as_str() {
-        "gomoku" => {
-            if ![0, 1, 4, 8, 9].contains(&rule) {
-                return Err(CliError(format!("--rule {rule}: use 0, 1, 4, 8 or 9")));
-            }
-            (GameKind::Gomoku { rule }, 15, 15)
-        }
-        "connect4" => (GameKind::Connect4 { k: k.unwrap_or(4) }, 7, 6),
-        "mnk" => (GameKind::Mnk { k: k.unwrap_or(3) }, 3, 3),
-        g => return Err(CliError(format!("--game {g}: use gomoku, connect4 or mnk"))),
-    };
-    o.setup.kind = kind;
-    o.setup.width = width.or(size).unwrap_or(dw);
-    o.setup.height = height.or(size).unwrap_or(dh);
-    if !(1..=32).contains(&o.setup.width) || !(1..=32).contains(&o.setup.height) {
-        return Err(CliError("board sides must be within 1..=32".into()));
-    }
+    o.setup = resolve_setup(&game, rule, k, size, width, height, o.setup.draw_after)?;
     let needed = if o.grid.is_empty() { 2 } else { 1 };
     if o.engines.len() < needed {
         return Err(CliError(if o.grid.is_empty() {
@@ -257,6 +253,101 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         return Err(CliError("--rounds must be at least 1".into()));
     }
     Ok(Command::Run(Box::new(o)))
+}
+
+/// The game and board from `--game`, `--rule`, `--k` and the size options, with each
+/// game's default board.
+fn resolve_setup(
+    game: &str,
+    rule: u32,
+    k: Option<u32>,
+    size: Option<usize>,
+    width: Option<usize>,
+    height: Option<usize>,
+    draw_after: Option<usize>,
+) -> Result<GameSetup, CliError> {
+    let (kind, dw, dh) = match game {
+        "gomoku" => {
+            if ![0, 1, 4, 8, 9].contains(&rule) {
+                return Err(CliError(format!("--rule {rule}: use 0, 1, 4, 8 or 9")));
+            }
+            (GameKind::Gomoku { rule }, 15, 15)
+        }
+        "connect4" => (GameKind::Connect4 { k: k.unwrap_or(4) }, 7, 6),
+        "mnk" => (GameKind::Mnk { k: k.unwrap_or(3) }, 3, 3),
+        g => return Err(CliError(format!("--game {g}: use gomoku, connect4 or mnk"))),
+    };
+    let setup = GameSetup {
+        kind,
+        width: width.or(size).unwrap_or(dw),
+        height: height.or(size).unwrap_or(dh),
+        draw_after,
+    };
+    if !(1..=32).contains(&setup.width) || !(1..=32).contains(&setup.height) {
+        return Err(CliError("board sides must be within 1..=32".into()));
+    }
+    Ok(setup)
+}
+
+fn parse_gen(args: &[String]) -> Result<Command, CliError> {
+    let mut spec = BalanceSpec {
+        count: 100,
+        min_stones: 3,
+        max_stones: 5,
+        radius: 3,
+        max_eval: 30,
+        max_tries: 1_000_000,
+        seed: 1,
+    };
+    let mut game = "gomoku".to_string();
+    let mut rule = 0u32;
+    let mut k = None;
+    let (mut size, mut width, mut height) = (None, None, None);
+    let mut to_pos = true;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let v = args
+            .get(i + 1)
+            .ok_or_else(|| CliError(format!("{flag} needs a value")))?
+            .as_str();
+        i += 2;
+        match flag {
+            "--game" => game = v.to_ascii_lowercase(),
+            "--rule" => rule = num(flag, v)?,
+            "--k" => k = Some(num(flag, v)?),
+            "--size" => size = Some(num(flag, v)?),
+            "--width" => width = Some(num(flag, v)?),
+            "--height" => height = Some(num(flag, v)?),
+            "--count" => spec.count = num(flag, v)?,
+            "--radius" => spec.radius = num(flag, v)?,
+            "--max-eval" => spec.max_eval = num(flag, v)?,
+            "--tries" => spec.max_tries = num(flag, v)?,
+            "--seed" => spec.seed = num(flag, v)?,
+            "--stones" => {
+                let (a, b) = v.split_once('-').unwrap_or((v, v));
+                spec.min_stones = num(flag, a)?;
+                spec.max_stones = num(flag, b)?;
+                if spec.min_stones == 0 || spec.min_stones > spec.max_stones {
+                    return Err(CliError(format!(
+                        "--stones {v}: expected MIN-MAX, 1 <= MIN <= MAX"
+                    )));
+                }
+            }
+            "--to" => match v {
+                "pos" => to_pos = true,
+                "offset" => to_pos = false,
+                f => return Err(CliError(format!("--to {f}: use pos or offset"))),
+            },
+            _ => return Err(CliError(format!("unknown option {flag:?} (see --help)"))),
+        }
+    }
+    let setup = resolve_setup(&game, rule, k, size, width, height, None)?;
+    Ok(Command::GenOpenings {
+        setup,
+        spec,
+        to_pos,
+    })
 }
 
 /// `ELO0,ELO1,ALPHA,BETA`, alpha and beta in (0, 1), elo0 < elo1.
@@ -392,6 +483,28 @@ mod tests {
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.1));
         assert!(parse_sprt("0,5,0.05").is_err());
         assert!(parse_sprt("0,5,1.5,0.05").is_err());
+    }
+
+    #[test]
+    fn gen_openings_options() {
+        let Command::GenOpenings {
+            setup,
+            spec,
+            to_pos,
+        } = parse(&args(
+            "gen-openings --size 20 --rule 1 --count 7 --stones 3-4 --max-eval 15 --seed 3",
+        ))
+        .unwrap()
+        else {
+            panic!("not gen-openings")
+        };
+        assert_eq!(setup.kind, GameKind::Gomoku { rule: 1 });
+        assert_eq!((setup.width, setup.height), (20, 20));
+        assert_eq!((spec.count, spec.min_stones, spec.max_stones), (7, 3, 4));
+        assert_eq!((spec.max_eval, spec.seed), (15, 3));
+        assert!(to_pos);
+        assert!(parse(&args("gen-openings --stones 5-3")).is_err());
+        assert!(parse(&args("gen-openings --count")).is_err());
     }
 
     #[test]
