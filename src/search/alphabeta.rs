@@ -107,15 +107,12 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        if self.stop.is_set() || self.done.is_set() {
-            self.aborted = true;
-        } else if self.main
-            && self.nodes.is_multiple_of(CLOCK_INTERVAL)
-            && (self.limits.past_maximum()
-                || self.limits.max_nodes.is_some_and(|n| self.nodes >= n))
-        {
-            self.aborted = true;
-        }
+        let clock_due = self.main && self.nodes.is_multiple_of(CLOCK_INTERVAL);
+        self.aborted = self.stop.is_set()
+            || self.done.is_set()
+            || (clock_due
+                && (self.limits.past_maximum()
+                    || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)));
         self.aborted
     }
 
