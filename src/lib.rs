@@ -5,4 +5,5 @@
 //! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
 
 pub mod game;
+pub mod protocol;
 pub mod search;
