@@ -278,6 +278,11 @@ impl Engine {
         Ok(())
     }
 
+    /// Plays `m` as the engine's own move (`PLAY`, the manager's answer to a suggestion).
+    pub fn play_own(&mut self, m: Move) -> Result<(), EngineError> {
+        self.opponent_move(m)
+    }
+
     /// Replays `steps` on a fresh board of the current game's size and kind.
     fn replay(&self, steps: &[Step]) -> Result<AnyGame, EngineError> {
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;

@@ -8,6 +8,9 @@
 pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
+pub mod any;
+
+pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
 
 use std::fmt;
 
