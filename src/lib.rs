@@ -7,5 +7,6 @@
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod play;
 pub mod protocol;
 pub mod search;

@@ -11,6 +11,9 @@ USAGE:
   pbrain-wuzi [OPTIONS]            speak the protocol on stdin/stdout (what managers run)
   pbrain-wuzi bench [DEPTH]        fixed-depth search of fixed positions; prints `Nodes searched: N`
   pbrain-wuzi solve [--game connect4|mnk] ...   exact values of positions read from stdin
+  pbrain-wuzi play [--game G] [--rule N] [--size N | --width W --height H] [--k K]
+                   [--time MS] [--engine-first] [--record FILE | --no-record]
+                                   play the engine in the terminal
   pbrain-wuzi --help | --version
 
 OPTIONS (protocol mode; each is also an INFO key the manager may send):
@@ -47,6 +50,12 @@ fn run(args: &[String]) -> Result<()> {
             Ok(())
         }
         Some("solve") => solve(&args[1..]),
+        Some("play") => {
+            let mut engine = Engine::new();
+            let opts = wuzi::play::parse_args(&args[1..], &mut engine)?;
+            let stdin = std::io::stdin();
+            wuzi::play::play(engine, &opts, &mut stdin.lock(), &mut std::io::stdout().lock())
+        }
         Some("bench") => {
             let depth = match args.get(1) {
                 Some(d) => d.parse().with_context(|| format!("bench depth {d:?}"))?,
