@@ -1,0 +1,517 @@
+//! Move choice for m,n,k: an exact solver where the board is small, a beam search where not.
+//!
+//! Both are one negamax with alpha-beta and principal-variation search over the mate scale
+//! of [`crate::search::score`] (fastest win, slowest loss), sharing one symmetry-folded
+//! transposition table. Every node first applies the sound k-in-a-row rules: a side that can
+//! complete a line does so; a side facing two completion cells has lost; facing one, the
+//! block is the only move; a side with no window left free of opponent stones can do no
+//! better than a draw. In *exact* mode every empty cell is searched (a far move can matter on
+//! a small board, so nearness only orders moves), which makes every score that reaches the
+//! bottom of the tree a proof. In *beam* mode (large boards) only cells near stones are
+//! tried, the best few by threat value, and leaves get the window evaluation.
+//!
+//! [`solve`] deepens a *truncated* game: at depth d, a line the search has not finished
+//! within d plies counts as a draw, so the root value is a win exactly when a forced win in
+//! at most d plies exists. The first depth that shows a win (or loss) is therefore the
+//! distance with perfect play, and the full depth proves a draw. Each node also knows how
+//! many stones each side still lacks in its fullest open window, which bounds how soon it
+//! can win: beyond the horizon that is no win at all, which prunes most of a shallow
+//! iteration. [`think`] runs that within part of its time and falls back to iterative
+//! deepening with the window evaluation at the leaves.
+
+use super::tt::{Bound, Tt};
+use super::{Mnk, ALL_CELLS_MAX, CANDIDATE_RADIUS};
+use crate::game::{Game, Move, Outcome};
+use crate::search::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
+use crate::search::{Iteration, SearchResult, Stop, ThinkContext};
+use std::fmt;
+use std::time::Instant;
+
+/// Moves kept at an inner node of the beam search (large boards only).
+const BEAM_WIDTH: usize = 14;
+/// Nodes between two looks at the clock and the stop flag.
+const CHECK_EVERY: u64 = 1024;
+/// Share of the time to the soft target that [`think`] gives the exact solver (percent).
+const SOLVE_SHARE_PCT: u32 = 60;
+
+/// The game-theoretic value for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Value::Win => "win",
+            Value::Draw => "draw",
+            Value::Loss => "loss",
+        })
+    }
+}
+
+/// A solved position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    pub value: Value,
+    /// Plies to the end of the game with perfect play (fastest win, slowest loss; a draw
+    /// fills the board).
+    pub plies: u32,
+    /// A move that achieves the value with the fastest win / slowest loss; `None` when the
+    /// game is already over.
+    pub best: Option<Move>,
+    pub nodes: u64,
+}
+
+/// Why [`solve`] gave up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SolveError {
+    /// The deadline passed, the stop flag was set or the node budget ran out.
+    Stopped,
+}
+
+impl fmt::Display for SolveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("search stopped before the position was solved")
+    }
+}
+
+impl std::error::Error for SolveError {}
+
+/// What bounds a [`solve`].
+#[derive(Clone, Debug, Default)]
+pub struct SolveLimits {
+    pub deadline: Option<Instant>,
+    pub stop: Option<Stop>,
+    pub max_nodes: Option<u64>,
+    /// Transposition-table size in bytes.
+    pub tt_bytes: usize,
+}
+
+/// Solves `game` exactly: its value for the side to move, the distance to the end with
+/// perfect play and a move that keeps both.
+pub fn solve(game: &Mnk, limits: &SolveLimits) -> Result<Solution, SolveError> {
+    let mut tt = Tt::with_bytes(limits.tt_bytes);
+    let mut s = Searcher::new(game, &mut tt, true);
+    s.deadline = limits.deadline;
+    s.stop = limits.stop.clone();
+    s.max_nodes = limits.max_nodes;
+    s.solve()
+}
+
+/// Chooses a move within `ctx.limits`: perfect play when the position is solved in time,
+/// otherwise the best move of the deepest finished search. With no legal move (the game is
+/// over) it returns cell 0,0 with depth 0.
+pub fn think(game: &Mnk, ctx: &mut ThinkContext) -> SearchResult {
+    let start = ctx.limits.start.unwrap_or_else(Instant::now);
+    let moves = game.legal_moves();
+    let Some(&first) = moves.first() else {
+        return SearchResult {
+            best: Move::new(0, 0),
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+        };
+    };
+    let exact = game.cells() <= ALL_CELLS_MAX;
+    let mut tt = Tt::with_bytes(tt_bytes_for(game));
+    let mut s = Searcher::new(game, &mut tt, exact);
+    s.heuristic = !exact || ctx.limits.max_depth.is_some();
+    s.stop = Some(ctx.stop.clone());
+    s.max_nodes = ctx.limits.max_nodes;
+    s.deadline = ctx.limits.maximum;
+
+    if exact && ctx.limits.max_depth.is_none() {
+        // The solver gets a share of the time to the soft target (all of it if there is none).
+        let soft = ctx.limits.optimum.or(ctx.limits.maximum);
+        s.deadline = soft.map(|t| {
+            let share = t.saturating_duration_since(start) * SOLVE_SHARE_PCT / 100;
+            start + share
+        });
+        let solved = s.solve();
+        s.deadline = ctx.limits.maximum;
+        s.aborted = false;
+        if let Ok(Solution {
+            value,
+            plies,
+            best: Some(best),
+            nodes,
+        }) = solved
+        {
+            let score = match value {
+                Value::Win => mate_in(plies),
+                Value::Loss => mated_in(plies),
+                Value::Draw => DRAW,
+            };
+            let it = Iteration {
+                depth: game.empties() as u32,
+                seldepth: plies,
+                score,
+                nodes,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+                pv: vec![best],
+            };
+            (ctx.report)(&it);
+            return SearchResult {
+                best,
+                score,
+                depth: it.depth,
+                nodes,
+                pv: it.pv,
+            };
+        }
+        // Not solved in time: a fresh table, since the solver's entries count unfinished
+        // lines as draws and would mislead the evaluation below.
+        s.tt.clear();
+        s.heuristic = true;
+    }
+
+    // Iterative deepening: each finished depth replaces the move; the hard deadline aborts.
+    let max_depth = ctx
+        .limits
+        .max_depth
+        .unwrap_or(u32::MAX)
+        .min(game.empties() as u32)
+        .max(1);
+    let mut result = SearchResult {
+        best: first,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![first],
+    };
+    for depth in 1..=max_depth {
+        let (score, best) = s.root(depth, -INFINITE, INFINITE);
+        if s.aborted {
+            break;
+        }
+        let Some(best) = best else { break };
+        result = SearchResult {
+            best,
+            score,
+            depth,
+            nodes: s.nodes,
+            pv: vec![best],
+        };
+        (ctx.report)(&Iteration {
+            depth,
+            seldepth: depth,
+            score,
+            nodes: s.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: vec![best],
+        });
+        // In exact mode a decisive score is a proof and the full depth is the whole game.
+        if exact && (is_decisive(score) || depth as usize >= game.empties()) {
+            break;
+        }
+        if ctx.limits.past_optimum() || ctx.should_stop() {
+            break;
+        }
+    }
+    result.nodes = s.nodes;
+    result
+}
+
+/// Table size for [`think`]: enough for the board, at most 64 MiB.
+fn tt_bytes_for(game: &Mnk) -> usize {
+    match game.cells() {
+        0..=16 => 1 << 16,
+        17..=36 => 1 << 22,
+        _ => 1 << 26,
+    }
+}
+
+struct Searcher<'a> {
+    pos: Mnk,
+    tt: &'a mut Tt,
+    /// Every empty cell is a candidate (sound) rather than the beam near stones.
+    exact: bool,
+    /// Leaves get the window evaluation; otherwise an unfinished line is a draw (the
+    /// truncated game of the solver).
+    heuristic: bool,
+    nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<Stop>,
+    max_nodes: Option<u64>,
+    aborted: bool,
+    /// Move lists per ply, reused to avoid allocating in the tree.
+    lists: Vec<Vec<(usize, i32)>>,
+    scratch: Vec<usize>,
+}
+
+impl<'a> Searcher<'a> {
+    fn new(game: &Mnk, tt: &'a mut Tt, exact: bool) -> Searcher<'a> {
+        Searcher {
+            pos: game.clone(),
+            tt,
+            exact,
+            heuristic: false,
+            nodes: 0,
+            deadline: None,
+            stop: None,
+            max_nodes: None,
+            aborted: false,
+            lists: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn out_of_time(&self) -> bool {
+        self.deadline.is_some_and(|t| Instant::now() >= t)
+            || self.stop.as_ref().is_some_and(|s| s.is_set())
+            || self.max_nodes.is_some_and(|n| self.nodes >= n)
+    }
+
+    /// Value, distance and best move of the current position by deepening the truncated
+    /// game one ply at a time (every empty cell searched).
+    fn solve(&mut self) -> Result<Solution, SolveError> {
+        let empties = self.pos.empties() as u32;
+        if let Some(o) = self.pos.outcome() {
+            let value = match o {
+                Outcome::Draw => Value::Draw,
+                Outcome::Win(c) if c == self.pos.side_to_move() => Value::Win,
+                Outcome::Win(_) => Value::Loss,
+            };
+            return Ok(Solution {
+                value,
+                plies: 0,
+                best: None,
+                nodes: self.nodes,
+            });
+        }
+        // The best move of the previous depth: it survives one ply less than `depth`, so
+        // when `depth` first shows a loss it is the slowest one.
+        let mut survivor = None;
+        for depth in 1..=empties {
+            let (score, best) = self.root(depth, -1, 1);
+            if self.aborted {
+                return Err(SolveError::Stopped);
+            }
+            let value = match score {
+                s if s > 0 => Value::Win,
+                s if s < 0 => Value::Loss,
+                _ if depth == empties => Value::Draw,
+                _ => {
+                    survivor = best;
+                    continue;
+                }
+            };
+            return Ok(Solution {
+                value,
+                plies: depth,
+                best: if value == Value::Loss {
+                    survivor.or(best)
+                } else {
+                    best
+                },
+                nodes: self.nodes,
+            });
+        }
+        unreachable!("the loop returns at the full depth")
+    }
+
+    /// Searches every root move (no shortcut may skip the choice of a move) and returns the
+    /// score and the move that reached it.
+    fn root(&mut self, depth: u32, alpha: i32, beta: i32) -> (i32, Option<Move>) {
+        let me = self.pos.side_to_move();
+        let mut moves = Vec::new();
+        self.pos.threat_cells_of(me, &mut self.scratch);
+        if let Some(&c) = self.scratch.first() {
+            return (mate_in(1), Some(self.pos.move_of(c)));
+        }
+        self.generate(0, true, &mut moves);
+        let alpha0 = alpha;
+        let mut alpha = alpha;
+        let mut best = (-INFINITE, None);
+        for (i, &(c, _)) in moves.iter().enumerate() {
+            let score = self.child(c, depth, 0, alpha, beta, i == 0);
+            if self.aborted {
+                return (0, None);
+            }
+            if score > best.0 {
+                best = (score, Some(self.pos.move_of(c)));
+            }
+            if score > alpha {
+                alpha = score;
+                if alpha >= beta {
+                    break;
+                }
+            }
+        }
+        if let Some(m) = best.1 {
+            // Kept for the move it names: the next iteration or phase searches it first.
+            let (key, s) = self.pos.canonical();
+            let stored = self.pos.geo.sym[s][self.pos.cell_of(m)];
+            let need = if self.exact {
+                depth.min(self.pos.empties() as u32)
+            } else {
+                depth
+            };
+            let bound = if best.0 >= beta {
+                Bound::Lower
+            } else if best.0 > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.tt.store(key, 0, best.0, need, bound, Some(stored));
+        }
+        best
+    }
+
+    /// Plays cell `c`, searches the child (PVS: null window after the first move) and undoes.
+    fn child(&mut self, c: usize, depth: u32, ply: u32, alpha: i32, beta: i32, first: bool) -> i32 {
+        let m = self.pos.move_of(c);
+        self.pos.play(m);
+        let score = if first {
+            -self.negamax(depth - 1, ply + 1, -beta, -alpha)
+        } else {
+            let s = -self.negamax(depth - 1, ply + 1, -alpha - 1, -alpha);
+            if s > alpha && s < beta && !self.aborted {
+                -self.negamax(depth - 1, ply + 1, -beta, -alpha)
+            } else {
+                s
+            }
+        };
+        self.pos.undo();
+        score
+    }
+
+    /// The moves to search at `ply`, into `out`: the forced block if there is one, else the
+    /// candidates by ordering score with the table's move first.
+    fn generate(&mut self, ply: u32, root: bool, out: &mut Vec<(usize, i32)>) {
+        let opp = self.pos.side_to_move().opponent();
+        self.pos.threat_cells_of(opp, &mut self.scratch);
+        out.clear();
+        if let Some(&c) = self.scratch.first() {
+            out.push((c, 0));
+            return;
+        }
+        let radius = (!self.exact).then_some(CANDIDATE_RADIUS);
+        self.pos.scored_cells(radius, out);
+        if !self.exact && !root {
+            out.truncate(BEAM_WIDTH);
+        }
+        let (key, s) = self.pos.canonical();
+        if let Some(mv) = self.tt.probe(key, ply).and_then(|h| h.mv) {
+            let c = self.pos.geo.sym_inv[s][mv as usize] as usize;
+            if let Some(i) = out.iter().position(|&(x, _)| x == c) {
+                let e = out.remove(i);
+                out.insert(0, e);
+            }
+        }
+    }
+
+    fn negamax(&mut self, depth: u32, ply: u32, mut alpha: i32, beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_EVERY) && self.out_of_time() {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        match self.pos.outcome() {
+            Some(Outcome::Win(_)) => return mated_in(ply),
+            Some(Outcome::Draw) => return DRAW,
+            None => {}
+        }
+        if depth == 0 && !self.heuristic {
+            return DRAW;
+        }
+        if self.pos.can_win_now() {
+            return mate_in(ply + 1);
+        }
+        let me = self.pos.side_to_move();
+        let opp = me.opponent();
+        let empties = self.pos.empties() as u32;
+        let k = self.pos.k() as u32;
+        // How soon each side can win at the earliest: a side lacking r stones in its fullest
+        // open window needs r more moves. Past the horizon (the truncated game) or with no
+        // open window, it cannot win and the value is bounded by a draw.
+        let horizon = if self.heuristic {
+            empties
+        } else {
+            depth.min(empties)
+        };
+        let floor = match self.pos.max_count(opp) {
+            Some(n) if k - n as u32 <= horizon / 2 => mated_in(ply + 2 * (k - n as u32)),
+            _ => DRAW,
+        };
+        let ceiling = match self.pos.max_count(me) {
+            Some(n) if k - n as u32 <= horizon.div_ceil(2) => mate_in(ply + 2 * (k - n as u32) - 1),
+            _ => DRAW,
+        };
+        if floor >= beta {
+            return floor;
+        }
+        if ceiling <= alpha {
+            return ceiling;
+        }
+        if floor == ceiling {
+            return floor;
+        }
+        if self.pos.threat_count(opp) >= 2 {
+            return mated_in(ply + 2);
+        }
+        if depth == 0 {
+            return self.pos.evaluate().clamp(floor, ceiling);
+        }
+        // A depth covering every empty cell means the result is exact (in exact mode).
+        let need = if self.exact {
+            depth.min(empties)
+        } else {
+            depth
+        };
+        let (key, sym) = self.pos.canonical();
+        if let Some(hit) = self.tt.probe(key, ply) {
+            if hit.depth >= need {
+                let cut = match hit.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => hit.score >= beta,
+                    Bound::Upper => hit.score <= alpha,
+                };
+                if cut {
+                    return hit.score;
+                }
+            }
+        }
+
+        let mut moves = self.lists.pop().unwrap_or_default();
+        self.generate(ply, false, &mut moves);
+        let alpha0 = alpha;
+        let mut best = -INFINITE;
+        let mut best_cell = None;
+        for (i, &(c, _)) in moves.iter().enumerate() {
+            let score = self.child(c, depth, ply, alpha, beta, i == 0);
+            if self.aborted {
+                self.lists.push(moves);
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_cell = Some(c);
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists.push(moves);
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let stored = best_cell.map(|c| self.pos.geo.sym[sym][c]);
+        self.tt.store(key, ply, best, need, bound, stored);
+        best
+    }
+}
