@@ -283,26 +283,52 @@ impl<'a> Searcher<'a> {
                 nodes: self.nodes,
             });
         }
-        // The best move of the previous depth: it survives one ply less than `depth`, so
-        // when `depth` first shows a loss it is the slowest one.
+        // Odd depths only: a win of the side to move ends on an odd ply, so the first odd
+        // depth that shows one is its exact distance; a loss ends on an even ply, so the
+        // first depth d that shows one puts it at the even number d or d − 1, and the best
+        // move of the previous depth (which survives that long) is the slowest loss.
+        //
+        // Each depth costs about twice the one before, so once half the board is covered
+        // the search jumps to the full depth: a draw, the common case there, is proven at
+        // a third of the cost of the remaining steps. A decisive result of the jump only
+        // says that a distance exists past the last step; its table holds true results
+        // that would spoil the truncated game, so it is cleared and deepening resumes.
         let mut survivor = None;
-        for depth in 1..=empties {
-            let (score, best) = self.root(depth, -1, 1);
+        let mut depth = 1.min(empties);
+        let mut jumped = false;
+        loop {
+            let jump = !jumped && depth < empties && 2 * depth >= empties;
+            let probe = if jump { empties } else { depth };
+            let (score, best) = self.root(probe, -1, 1);
             if self.aborted {
                 return Err(SolveError::Stopped);
             }
-            let value = match score {
-                s if s > 0 => Value::Win,
-                s if s < 0 => Value::Loss,
-                _ if depth == empties => Value::Draw,
+            if jump {
+                jumped = true;
+                if score == 0 {
+                    return Ok(Solution {
+                        value: Value::Draw,
+                        plies: empties,
+                        best,
+                        nodes: self.nodes,
+                    });
+                }
+                self.tt.clear();
+                continue;
+            }
+            let (value, plies) = match score {
+                s if s > 0 => (Value::Win, depth),
+                s if s < 0 => (Value::Loss, depth & !1),
+                _ if depth == empties => (Value::Draw, empties),
                 _ => {
                     survivor = best;
+                    depth = (depth + 2).min(empties);
                     continue;
                 }
             };
             return Ok(Solution {
                 value,
-                plies: depth,
+                plies,
                 best: if value == Value::Loss {
                     survivor.or(best)
                 } else {
@@ -311,7 +337,6 @@ impl<'a> Searcher<'a> {
                 nodes: self.nodes,
             });
         }
-        unreachable!("the loop returns at the full depth")
     }
 
     /// Searches every root move (no shortcut may skip the choice of a move) and returns the
@@ -513,5 +538,215 @@ impl<'a> Searcher<'a> {
         let stored = best_cell.map(|c| self.pos.geo.sym[sym][c]);
         self.tt.store(key, ply, best, need, bound, stored);
         best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::score::{WIN, WIN_MIN};
+    use crate::search::Limits;
+    use std::collections::HashMap;
+
+    fn limits() -> SolveLimits {
+        SolveLimits {
+            tt_bytes: 1 << 20,
+            ..SolveLimits::default()
+        }
+    }
+
+    fn position(w: usize, h: usize, k: usize, moves: &[(u8, u8)]) -> Mnk {
+        let mut g = Mnk::new(w, h, k).unwrap();
+        for &(x, y) in moves {
+            g.try_play(Move::new(x, y)).unwrap();
+        }
+        g
+    }
+
+    /// Plain minimax over every move, no table, no pruning: the reference the solver must
+    /// match, value and distance alike.
+    fn minimax(g: &mut Mnk, ply: u32) -> i32 {
+        match g.outcome() {
+            Some(Outcome::Win(_)) => return mated_in(ply),
+            Some(Outcome::Draw) => return DRAW,
+            None => {}
+        }
+        let mut best = -INFINITE;
+        for m in g.legal_moves() {
+            g.play(m);
+            best = best.max(-minimax(g, ply + 1));
+            g.undo();
+        }
+        best
+    }
+
+    fn score_of(sol: &Solution) -> i32 {
+        match sol.value {
+            Value::Win => mate_in(sol.plies),
+            Value::Loss => mated_in(sol.plies),
+            Value::Draw => DRAW,
+        }
+    }
+
+    #[test]
+    fn solver_matches_plain_minimax_on_random_positions() {
+        let mut seed = 0x9e37_79b9_u64;
+        let mut rnd = |n: usize| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize % n
+        };
+        let mut checked = 0;
+        for &(w, h, k, stones) in &[
+            (3, 3, 3, 0),
+            (3, 3, 3, 2),
+            (4, 3, 3, 4),
+            (4, 4, 3, 8),
+            (4, 4, 4, 8),
+        ] {
+            for _ in 0..12 {
+                let mut g = Mnk::new(w, h, k).unwrap();
+                for _ in 0..stones {
+                    if g.outcome().is_some() {
+                        break;
+                    }
+                    let moves = g.legal_moves();
+                    g.play(moves[rnd(moves.len())]);
+                }
+                let sol = solve(&g, &limits()).unwrap();
+                let want = minimax(&mut g.clone(), 0);
+                assert_eq!(score_of(&sol), want, "{g:?}");
+                // The move it names keeps that value: one ply later, the negated score.
+                if let Some(m) = sol.best {
+                    let mut after = g.clone();
+                    after.play(m);
+                    assert_eq!(-minimax(&mut after, 1), want, "best move {m} of {g:?}");
+                }
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 60);
+    }
+
+    #[test]
+    fn small_known_values() {
+        for (w, h, k, value, plies) in [
+            (3, 3, 3, Value::Draw, 9),
+            (4, 3, 3, Value::Win, 7),
+            (4, 4, 3, Value::Win, 5),
+            (4, 4, 4, Value::Draw, 16),
+        ] {
+            let sol = solve(&Mnk::new(w, h, k).unwrap(), &limits()).unwrap();
+            assert_eq!((sol.value, sol.plies), (value, plies), "{w},{h},{k}");
+        }
+    }
+
+    #[test]
+    fn forced_results_have_their_distances() {
+        // Black to move completes the row.
+        let g = position(5, 5, 3, &[(0, 0), (4, 4), (1, 0), (4, 3)]);
+        let sol = solve(&g, &limits()).unwrap();
+        assert_eq!((sol.value, sol.plies), (Value::Win, 1));
+        assert_eq!(sol.best, Some(Move::new(2, 0)));
+        // White faces two completion cells: lost in 2 whatever it does.
+        let g = position(5, 5, 3, &[(1, 0), (4, 4), (2, 0)]);
+        let sol = solve(&g, &limits()).unwrap();
+        assert_eq!((sol.value, sol.plies), (Value::Loss, 2));
+        // A finished game is solved with no move.
+        let g = position(3, 3, 3, &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]);
+        let sol = solve(&g, &limits()).unwrap();
+        assert_eq!((sol.value, sol.plies, sol.best), (Value::Loss, 0, None));
+    }
+
+    #[test]
+    fn a_stopped_solve_says_so() {
+        let stop = Stop::new();
+        stop.set();
+        let l = SolveLimits {
+            stop: Some(stop),
+            ..limits()
+        };
+        let r = solve(&Mnk::new(7, 7, 5).unwrap(), &l);
+        assert_eq!(r.unwrap_err(), SolveError::Stopped);
+        let l = SolveLimits {
+            max_nodes: Some(5000),
+            ..limits()
+        };
+        assert!(solve(&Mnk::new(7, 7, 5).unwrap(), &l).is_err());
+    }
+
+    fn think_with(g: &Mnk, limits: Limits) -> (SearchResult, usize) {
+        let options = HashMap::new();
+        let mut reports = 0;
+        let mut report = |_: &Iteration| reports += 1;
+        let mut ctx = ThinkContext {
+            limits,
+            stop: Stop::new(),
+            report: &mut report,
+            options: &options,
+        };
+        let r = think(g, &mut ctx);
+        (r, reports)
+    }
+
+    #[test]
+    fn think_plays_the_fastest_win_on_a_solved_board() {
+        let (r, reports) = think_with(&Mnk::new(7, 7, 4).unwrap(), Limits::default());
+        assert_eq!(r.score, mate_in(11));
+        assert!(reports >= 1);
+        // Black has a threat on either side: it wins at once rather than later.
+        let g = position(7, 7, 4, &[(1, 3), (0, 0), (2, 3), (6, 6), (3, 3), (6, 0)]);
+        let (r, _) = think_with(&g, Limits::default());
+        assert!([Move::new(0, 3), Move::new(4, 3)].contains(&r.best));
+        assert_eq!(r.score, WIN - 1);
+    }
+
+    #[test]
+    fn think_blocks_and_wins_on_a_large_board_within_a_deadline() {
+        let now = Instant::now();
+        let limits = Limits {
+            start: Some(now),
+            optimum: Some(now + std::time::Duration::from_millis(150)),
+            maximum: Some(now + std::time::Duration::from_millis(400)),
+            threads: 1,
+            ..Limits::default()
+        };
+        // 15 × 15, k = 5: white must block black's four.
+        let g = position(
+            15,
+            15,
+            5,
+            &[(5, 5), (9, 9), (6, 5), (9, 10), (7, 5), (10, 2), (8, 5)],
+        );
+        let (r, _) = think_with(&g, limits.clone());
+        assert!(
+            [Move::new(4, 5), Move::new(9, 5)].contains(&r.best),
+            "{}",
+            r.best
+        );
+        // With black to move it completes the five.
+        let mut g2 = g.clone();
+        g2.pass();
+        let (r, _) = think_with(&g2, limits);
+        assert!([Move::new(4, 5), Move::new(9, 5)].contains(&r.best));
+        assert!(r.score >= WIN_MIN);
+    }
+
+    #[test]
+    fn depth_limited_think_is_deterministic() {
+        let g = position(9, 9, 5, &[(4, 4), (5, 5)]);
+        let (a, _) = think_with(&g, Limits::depth(3));
+        let (b, _) = think_with(&g, Limits::depth(3));
+        assert_eq!((a.best, a.score, a.nodes), (b.best, b.score, b.nodes));
+        assert_eq!(a.depth, 3);
+        assert!(g.check_move(a.best).is_ok());
+    }
+
+    #[test]
+    fn think_on_a_finished_game_reports_no_depth() {
+        let g = position(3, 3, 3, &[(0, 0), (0, 1), (1, 0), (1, 1), (2, 0)]);
+        let (r, _) = think_with(&g, Limits::default());
+        assert_eq!(r.depth, 0);
     }
 }

@@ -88,9 +88,10 @@ impl Tt {
         }
     }
 
-    /// Forgets every entry.
+    /// Forgets every entry. A fresh zeroed allocation instead of a fill: the pages are
+    /// only mapped as they are used again, so clearing a large, sparsely used table is free.
     pub fn clear(&mut self) {
-        self.table.fill(0);
+        self.table = vec![0u64; self.table.len()];
     }
 
     #[inline]
