@@ -242,6 +242,9 @@ pub struct Mnk {
     eval: [i32; 2],
     /// Zobrist key of the stones under each symmetry.
     keys: Vec<u64>,
+    /// Per cell: stones within [`CANDIDATE_RADIUS`] (Chebyshev), so the beam's candidate set
+    /// needs no scan of the neighbourhood.
+    near: Vec<u16>,
     /// Cells played, `None` for a pass.
     history: Vec<Option<u16>>,
     stones: usize,
@@ -283,6 +286,7 @@ impl Mnk {
             },
             eval: [0, 0],
             keys: vec![0; nsym],
+            near: vec![0; width * height],
             history: Vec::new(),
             stones: 0,
             side: Color::Black,
@@ -435,6 +439,7 @@ impl Mnk {
             }
         }
         self.stones += 1;
+        self.touch_near(c, true);
         for (s, key) in self.keys.iter_mut().enumerate() {
             *key ^= geo.zobrist[geo.sym[s][c] as usize][ci];
         }
@@ -475,9 +480,22 @@ impl Mnk {
         }
         self.cells[c] = EMPTY;
         self.stones -= 1;
+        self.touch_near(c, false);
         self.winner = None;
         for (s, key) in self.keys.iter_mut().enumerate() {
             *key ^= geo.zobrist[geo.sym[s][c] as usize][ci];
+        }
+    }
+
+    /// Adds (or removes) the stone on `c` to the neighbour counts around it.
+    fn touch_near(&mut self, c: usize, add: bool) {
+        let (w, h, r) = (self.geo.w, self.geo.h, CANDIDATE_RADIUS);
+        let (x, y) = (c % w, c / w);
+        for ny in y.saturating_sub(r)..=(y + r).min(h - 1) {
+            for nx in x.saturating_sub(r)..=(x + r).min(w - 1) {
+                let n = &mut self.near[ny * w + nx];
+                *n = if add { *n + 1 } else { *n - 1 };
+            }
         }
     }
 
@@ -507,9 +525,10 @@ impl Mnk {
         ax.abs_diff(bx).max(ay.abs_diff(by))
     }
 
-    /// Empty cells as candidates with ordering scores: every empty cell when `radius` is
-    /// `None`, otherwise those within `radius` of a stone (the centre on an empty board).
-    fn scored_cells(&self, radius: Option<usize>, out: &mut Vec<(usize, i32)>) {
+    /// Empty cells as candidates with ordering scores: every empty cell when `near_only` is
+    /// false, otherwise those within [`CANDIDATE_RADIUS`] of a stone (the centre on an empty
+    /// board).
+    fn scored_cells(&self, near_only: bool, out: &mut Vec<(usize, i32)>) {
         out.clear();
         let last = self
             .history
@@ -518,15 +537,13 @@ impl Mnk {
             .flatten()
             .next()
             .map(|&c| c as usize);
-        let near = radius.map(|r| self.near_stones(r));
+        let centre = (self.geo.h / 2) * self.geo.w + self.geo.w / 2;
         for c in 0..self.cells.len() {
             if self.cells[c] != EMPTY {
                 continue;
             }
-            if let Some(near) = &near {
-                if !near[c] {
-                    continue;
-                }
+            if near_only && self.near[c] == 0 && !(self.stones == 0 && c == centre) {
+                continue;
             }
             let mut s = self.move_score(c) * 8;
             // Replies close to the last move come first among equals: that is where the
@@ -538,28 +555,6 @@ impl Mnk {
         }
         // Stable order for equal scores: the lower cell first, so searches are reproducible.
         out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    }
-
-    /// Cells within `r` of a stone; the centre alone on an empty board.
-    fn near_stones(&self, r: usize) -> Vec<bool> {
-        let (w, h) = (self.geo.w, self.geo.h);
-        let mut near = vec![false; self.cells.len()];
-        if self.stones == 0 {
-            near[(h / 2) * w + w / 2] = true;
-            return near;
-        }
-        for c in 0..self.cells.len() {
-            if self.cells[c] == EMPTY {
-                continue;
-            }
-            let (x, y) = (c % w, c / w);
-            for ny in y.saturating_sub(r)..=(y + r).min(h - 1) {
-                for nx in x.saturating_sub(r)..=(x + r).min(w - 1) {
-                    near[ny * w + nx] = true;
-                }
-            }
-        }
-        near
     }
 }
 
@@ -658,9 +653,8 @@ impl Game for Mnk {
         if self.outcome().is_some() {
             return;
         }
-        let radius = (self.cells.len() > ALL_CELLS_MAX).then_some(CANDIDATE_RADIUS);
         let mut scored = Vec::new();
-        self.scored_cells(radius, &mut scored);
+        self.scored_cells(self.cells.len() > ALL_CELLS_MAX, &mut scored);
         out.extend(scored.into_iter().map(|(c, score)| ScoredMove {
             mv: self.move_of(c),
             score,

@@ -20,7 +20,7 @@
 //! deepening with the window evaluation at the leaves.
 
 use super::tt::{Bound, Tt};
-use super::{Mnk, ALL_CELLS_MAX, CANDIDATE_RADIUS};
+use super::{Mnk, ALL_CELLS_MAX};
 use crate::game::{Game, Move, Outcome};
 use crate::search::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
 use crate::search::{Iteration, SearchResult, Stop, ThinkContext};
@@ -30,7 +30,7 @@ use std::time::Instant;
 /// Moves kept at an inner node of the beam search (large boards only).
 const BEAM_WIDTH: usize = 14;
 /// Nodes between two looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 1024;
+const CHECK_EVERY: u64 = 256;
 /// Share of the time to the soft target that [`think`] gives the exact solver (percent).
 const SOLVE_SHARE_PCT: u32 = 60;
 
@@ -416,8 +416,7 @@ impl<'a> Searcher<'a> {
             out.push((c, 0));
             return;
         }
-        let radius = (!self.exact).then_some(CANDIDATE_RADIUS);
-        self.pos.scored_cells(radius, out);
+        self.pos.scored_cells(!self.exact, out);
         if !self.exact && !root {
             out.truncate(BEAM_WIDTH);
         }

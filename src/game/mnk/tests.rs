@@ -71,6 +71,12 @@ fn check_from_scratch(g: &Mnk) {
         assert_eq!(g.keys[s], key, "symmetry {s}");
     }
     assert_eq!(g.stones, g.cells.iter().filter(|&&c| c != EMPTY).count());
+    for c in 0..n {
+        let near = (0..n)
+            .filter(|&o| g.cells[o] != EMPTY && g.distance(c, o) <= CANDIDATE_RADIUS)
+            .count();
+        assert_eq!(g.near[c] as usize, near, "neighbours of {c}");
+    }
 }
 
 #[test]
