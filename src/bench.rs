@@ -14,7 +14,7 @@ use std::io::Write;
 use std::time::Instant;
 
 /// Default search depth of the bench.
-pub const DEFAULT_DEPTH: u32 = 7;
+pub const DEFAULT_DEPTH: u32 = 5;
 /// Transposition-table size of the bench, bytes.
 pub const TT_BYTES: usize = 16 << 20;
 
@@ -26,8 +26,27 @@ const OPENINGS: &[&[(i8, i8)]] = &[
     &[(0, 0), (-1, 1), (1, 1), (0, 2)],
     &[(0, 0), (1, -1), (2, 0), (1, 1), (0, 2)],
     &[(-1, -1), (0, 0), (1, 0), (0, 1), (-1, 1), (1, -2)],
-    &[(0, 0), (0, 1), (1, 1), (2, 2), (1, 0), (-1, 0), (2, -1), (3, -2)],
-    &[(0, 0), (1, 1), (-1, 1), (1, -1), (0, 2), (-2, 0), (1, 3), (0, 1), (-1, 2)],
+    &[
+        (0, 0),
+        (0, 1),
+        (1, 1),
+        (2, 2),
+        (1, 0),
+        (-1, 0),
+        (2, -1),
+        (3, -2),
+    ],
+    &[
+        (0, 0),
+        (1, 1),
+        (-1, 1),
+        (1, -1),
+        (0, 2),
+        (-2, 0),
+        (1, 3),
+        (0, 1),
+        (-1, 2),
+    ],
 ];
 
 /// The rule × size grid every opening is searched in.

@@ -120,8 +120,9 @@ impl Settings {
     /// The game kind these settings select.
     pub fn kind(&self) -> GameKind {
         match &self.game {
-            Some(name) => GameKind::from_name(name, self.rule, self.k)
-                .unwrap_or(GameKind::Gomoku(self.rule)),
+            Some(name) => {
+                GameKind::from_name(name, self.rule, self.k).unwrap_or(GameKind::Gomoku(self.rule))
+            }
             None => GameKind::Gomoku(self.rule),
         }
     }
@@ -235,7 +236,11 @@ impl Engine {
             "time_left" => s.clock.left = parse_i64(value),
             "max_memory" => {
                 if let Some(v) = parse_i64(value) {
-                    s.max_memory = if v <= 0 || v == UNLIMITED_MS { 0 } else { v as u64 };
+                    s.max_memory = if v <= 0 || v == UNLIMITED_MS {
+                        0
+                    } else {
+                        v as u64
+                    };
                     if let Err(e) = s.tt_bytes() {
                         self.pending_error = Some(e);
                     }
@@ -247,7 +252,12 @@ impl Engine {
                 }
             }
             "game" => s.game = Some(value.to_ascii_lowercase()),
-            "k" => s.k = value.parse().ok().filter(|&k: &usize| (1..=32).contains(&k)),
+            "k" => {
+                s.k = value
+                    .parse()
+                    .ok()
+                    .filter(|&k: &usize| (1..=32).contains(&k))
+            }
             "hash_size" => s.hash_kib = value.parse().ok().filter(|&v: &u64| v > 0),
             "thread_num" => s.threads = value.parse().ok().filter(|&t: &usize| t > 0),
             "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
@@ -286,7 +296,8 @@ impl Engine {
     /// Replays `steps` on a fresh board of the current game's size and kind.
     fn replay(&self, steps: &[Step]) -> Result<AnyGame, EngineError> {
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        let mut ng = AnyGame::new(self.kind, g.width(), g.height()).map_err(|e| EngineError::BadSize(e.0))?;
+        let mut ng = AnyGame::new(self.kind, g.width(), g.height())
+            .map_err(|e| EngineError::BadSize(e.0))?;
         for &s in steps {
             match s {
                 Step::Wall(m) => ng.place_wall(m).map_err(|e| EngineError::Move(m, e))?,
@@ -311,7 +322,11 @@ impl Engine {
     /// pass where one colour has run out, so any stone counts can be set up where the mode
     /// allows passes. The engine is white when the opponent has more stones, black otherwise.
     pub fn set_board(&mut self, stones: &[(Move, Stone)]) -> Result<(), EngineError> {
-        let own: Vec<Move> = stones.iter().filter(|s| s.1 == Stone::Own).map(|s| s.0).collect();
+        let own: Vec<Move> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Own)
+            .map(|s| s.0)
+            .collect();
         let opp: Vec<Move> = stones
             .iter()
             .filter(|s| s.1 == Stone::Opponent)
@@ -456,7 +471,9 @@ impl Engine {
                 };
                 Some(crate::game::mnk::think(c, &mut ctx))
             }
-            _ => crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, &limits, stop, self.params, pool, report), _ => None),
+            _ => {
+                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, &limits, stop, self.params, pool, report), _ => None)
+            }
         };
         let r = result.ok_or(EngineError::NoMove)?;
         let g = self.game.as_mut().ok_or(EngineError::NoGame)?;

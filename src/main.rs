@@ -54,7 +54,12 @@ fn run(args: &[String]) -> Result<()> {
             let mut engine = Engine::new();
             let opts = wuzi::play::parse_args(&args[1..], &mut engine)?;
             let stdin = std::io::stdin();
-            wuzi::play::play(engine, &opts, &mut stdin.lock(), &mut std::io::stdout().lock())
+            wuzi::play::play(
+                engine,
+                &opts,
+                &mut stdin.lock(),
+                &mut std::io::stdout().lock(),
+            )
         }
         Some("bench") => {
             let depth = match args.get(1) {
@@ -87,9 +92,7 @@ fn engine_from_options(args: &[String]) -> Result<Engine> {
             "--c4-player" => "c4_player",
             other => bail!("unknown option {other:?} (see --help)"),
         };
-        let value = it
-            .next()
-            .with_context(|| format!("{flag} needs a value"))?;
+        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
         let value = if key == "hash_size" {
             let mb: u64 = value.parse().with_context(|| format!("--hash {value:?}"))?;
             (mb * 1024).to_string()
@@ -108,7 +111,10 @@ fn solve(args: &[String]) -> Result<()> {
     let mut it = args.iter();
     while let Some(a) = it.next() {
         if a == "--game" {
-            game = it.next().context("--game needs a value")?.to_ascii_lowercase();
+            game = it
+                .next()
+                .context("--game needs a value")?
+                .to_ascii_lowercase();
         } else {
             rest.push(a.clone());
         }

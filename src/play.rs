@@ -101,7 +101,12 @@ pub fn write_psq(
 ) -> Result<()> {
     let mut s = format!("Piskvork {width}x{height}, 11:11, 0\n");
     for (m, ms) in moves {
-        s.push_str(&format!("{},{},{}\n", m.x as usize + 1, m.y as usize + 1, ms));
+        s.push_str(&format!(
+            "{},{},{}\n",
+            m.x as usize + 1,
+            m.y as usize + 1,
+            ms
+        ));
     }
     std::fs::write(path, s).with_context(|| format!("writing {}", path.display()))
 }
@@ -130,7 +135,11 @@ pub fn play(
         kind.describe(),
         opts.width,
         opts.height,
-        if opts.engine_first { "O (white)" } else { "X (black)" },
+        if opts.engine_first {
+            "O (white)"
+        } else {
+            "X (black)"
+        },
         if matches!(kind, GameKind::Connect4 { .. }) {
             ", or a column number"
         } else {
@@ -219,9 +228,10 @@ pub fn play(
         };
         let y = match y {
             Some(y) => y,
-            None => match (0..g.height()).rev().find(|&y| {
-                x < g.width() && g.stone_at(Move::new(x as u8, y as u8)).is_none()
-            }) {
+            None => match (0..g.height())
+                .rev()
+                .find(|&y| x < g.width() && g.stone_at(Move::new(x as u8, y as u8)).is_none())
+            {
                 Some(y) => y,
                 None => {
                     writeln!(out, "no free cell in that column")?;

@@ -90,9 +90,13 @@ impl GomokuRule {
 pub enum GameKind {
     Gomoku(GomokuRule),
     /// Connect Four with win length `k` (4 unless `INFO k` says otherwise).
-    Connect4 { k: usize },
+    Connect4 {
+        k: usize,
+    },
     /// An m,n,k game (tic-tac-toe is k = 3 on 3×3).
-    Mnk { k: usize },
+    Mnk {
+        k: usize,
+    },
 }
 
 impl Default for GameKind {
@@ -197,7 +201,9 @@ impl AnyGame {
                 GomokuRule::Caro => AnyGame::Caro(Board::new(width, height).map_err(e)?),
                 GomokuRule::CaroExact => AnyGame::CaroExact(Board::new(width, height).map_err(e)?),
             },
-            GameKind::Connect4 { k } => AnyGame::Connect4(Connect4::new(width, height, k).map_err(e)?),
+            GameKind::Connect4 { k } => {
+                AnyGame::Connect4(Connect4::new(width, height, k).map_err(e)?)
+            }
             GameKind::Mnk { k } => AnyGame::Mnk(Mnk::new(width, height, k).map_err(e)?),
         })
     }

@@ -5,10 +5,10 @@
 //! protocol meets the engine; past that point code is generic over `G: Game` and
 //! monomorphised, so nothing in the search branches on the mode.
 
+pub mod any;
 pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
-pub mod any;
 
 pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
 

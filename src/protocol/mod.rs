@@ -89,11 +89,7 @@ pub fn about_line() -> String {
 
 /// The `MESSAGE` line for a finished iteration.
 pub fn iteration_message(it: &Iteration) -> String {
-    let nps = if it.elapsed_ms > 0 {
-        it.nodes * 1000 / it.elapsed_ms
-    } else {
-        it.nodes * 1000
-    };
+    let nps = it.nodes * 1000 / it.elapsed_ms.max(1);
     let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
     format!(
         "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
@@ -260,13 +256,23 @@ fn handle(
     Flow::Continue
 }
 
+/// Commands that act while a search runs instead of waiting their turn.
+enum Urgent {
+    Stop,
+    End,
+}
+
 /// Whether a raw line is one of the commands that act during a search.
-fn urgent_word(line: &[u8]) -> Option<&'static str> {
+fn urgent_word(line: &[u8]) -> Option<Urgent> {
     let s = String::from_utf8_lossy(line);
-    let word = s.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+    let word = s
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
     match word.as_str() {
-        "YXSTOP" | "STOP" => Some("stop"),
-        "END" => Some("end"),
+        "YXSTOP" | "STOP" => Some(Urgent::Stop),
+        "END" => Some(Urgent::End),
         _ => None,
     }
 }
@@ -281,7 +287,6 @@ fn think(
     let limits = engine.limits(received);
     let hard = limits.maximum;
     let stop = Stop::new();
-    let mut exit = false;
     let result = std::thread::scope(|s| {
         let handle = s.spawn(|| {
             let mut report = |it: &Iteration| output::message(&iteration_message(it));
@@ -290,22 +295,19 @@ fn think(
         while !handle.is_finished() {
             match rx.recv_timeout(POLL) {
                 Ok(Input::Line(t, l)) => match urgent_word(&l) {
-                    Some("stop") => stop.set(),
-                    Some(_) => {
-                        stop.set();
-                        exit = true;
-                    }
-                    None => queue.push_back(Input::Line(t, l)),
+                    Some(Urgent::Stop) => stop.set(),
+                    // END from a manager arrives alone: leave now. Behind other queued
+                    // lines it is the end of a piped script: keep it in order.
+                    Some(Urgent::End) if queue.is_empty() => std::process::exit(0),
+                    _ => queue.push_back(Input::Line(t, l)),
                 },
+                // End of input: finish this move and whatever is queued, then exit.
                 Ok(Input::Eof) | Err(RecvTimeoutError::Disconnected) => {
-                    stop.set();
-                    exit = true;
+                    if !matches!(queue.back(), Some(Input::Eof)) {
+                        queue.push_back(Input::Eof);
+                    }
                 }
                 Err(RecvTimeoutError::Timeout) => {}
-            }
-            if exit {
-                // END or end of input: the manager wants nothing more from us.
-                std::process::exit(0);
             }
             if hard.is_some_and(|t| Instant::now() > t + WATCHDOG_GRACE) {
                 stop.set();
