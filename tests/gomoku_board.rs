@@ -501,7 +501,7 @@ fn same_position_same_key() {
 #[test]
 #[ignore]
 fn bench_make_undo_15x15() {
-    let ops = 20_000_000;
+    let ops = 4_000_000;
     let t = std::time::Instant::now();
     let (done, sum) = bench_make_undo::<Freestyle>(15, ops).unwrap();
     let s = t.elapsed().as_secs_f64();

@@ -88,6 +88,26 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// Every pattern, in order (index = `pattern as usize`).
+    pub const ALL: [Pattern; 10] = [
+        Pattern::None,
+        Pattern::Overline,
+        Pattern::Two,
+        Pattern::OpenTwo,
+        Pattern::Three,
+        Pattern::OpenThree,
+        Pattern::Four,
+        Pattern::DoubleFour,
+        Pattern::OpenFour,
+        Pattern::Five,
+    ];
+
+    /// The pattern with index `i` (`None` past the end).
+    #[inline]
+    pub fn from_index(i: usize) -> Pattern {
+        Pattern::ALL.get(i).copied().unwrap_or(Pattern::None)
+    }
+
     /// Number of fours this line pattern counts for the renju double-four test.
     #[inline]
     pub const fn fours(self) -> u32 {
@@ -476,6 +496,9 @@ mod tests {
         );
         for (i, c) in Code::ALL.iter().enumerate() {
             assert_eq!(*c as usize, i);
+        }
+        for (i, p) in Pattern::ALL.iter().enumerate() {
+            assert_eq!(Pattern::from_index(i), *p);
         }
     }
 }
