@@ -502,6 +502,16 @@ fn same_position_same_key() {
 #[ignore]
 fn bench_make_undo_15x15() {
     let ops = 4_000_000;
+    // cold table builds first: what START pays
+    let t = std::time::Instant::now();
+    let _ = Board::<Renju>::new(15, 15).unwrap();
+    eprintln!(
+        "renju tables (exact five + five or more) + new board: {:?}",
+        t.elapsed()
+    );
+    let t = std::time::Instant::now();
+    let _ = Board::<Caro>::new(15, 15).unwrap();
+    eprintln!("caro table (raw 2^20) + new board: {:?}", t.elapsed());
     let t = std::time::Instant::now();
     let (done, sum) = bench_make_undo::<Freestyle>(15, ops).unwrap();
     let s = t.elapsed().as_secs_f64();

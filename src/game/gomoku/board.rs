@@ -13,7 +13,7 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{combine, swap_colours, table, Code, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
@@ -140,7 +140,7 @@ pub struct Board<R: Rule> {
     history: Vec<StateInfo>,
     /// Stones plus walls.
     occupied: usize,
-    tables: [&'static [Pattern]; 2],
+    tables: [&'static LineTable; 2],
     _rule: PhantomData<R>,
 }
 
@@ -483,8 +483,8 @@ impl<R: Rule> Board<R> {
     fn refresh_dir(&mut self, i: usize, d: usize) {
         let key = self.cells[i].key[d];
         let cell = &mut self.cells[i];
-        cell.pat[0][d] = self.tables[0][key as usize];
-        cell.pat[1][d] = self.tables[1][swap_colours(key) as usize];
+        cell.pat[0][d] = self.tables[0].get(key, Color::Black);
+        cell.pat[1][d] = self.tables[1].get(key, Color::White);
     }
 
     fn refresh_all_dirs(&mut self, i: usize) {
@@ -541,8 +541,8 @@ impl<R: Rule> Board<R> {
                 if !self.is_empty_xy(qx, qy) {
                     continue;
                 }
-                let black = self.tables[0][key as usize];
-                let white = self.tables[1][swap_colours(key) as usize];
+                let black = self.tables[0].get(key, Color::Black);
+                let white = self.tables[1].get(key, Color::White);
                 let pat = &self.cells[q].pat;
                 // Far cells often keep their pattern: then code and value stand too.
                 if pat[0][d] == black && pat[1][d] == white {
@@ -682,15 +682,10 @@ impl<R: Rule> Board<R> {
                 if !self.is_empty_xy(x, y) {
                     continue;
                 }
-                for col in 0..2 {
+                for (col, color) in [Color::Black, Color::White].into_iter().enumerate() {
                     let mut pats = [Pattern::None; 4];
                     for d in 0..4 {
-                        let k = if col == 0 {
-                            keys[d]
-                        } else {
-                            swap_colours(keys[d])
-                        };
-                        pats[d] = self.tables[col][k as usize];
+                        pats[d] = self.tables[col].get(keys[d], color);
                     }
                     if pats != cell.pat[col] {
                         return Err(format!("patterns differ at {x},{y} colour {col}"));
