@@ -526,7 +526,4 @@ fn bench_make_undo_15x15() {
         "renju 15x15: {done} plays+undos in {s:.3} s = {:.0} ops/s",
         done as f64 / s
     );
-    let t = std::time::Instant::now();
-    let _ = Board::<Caro>::new(15, 15).unwrap();
-    eprintln!("caro table build + new board: {:?}", t.elapsed());
 }

@@ -9,10 +9,10 @@
 //! colour played here". Tables are colour-relative (own / opponent / blocked): white reads
 //! the table through [`swap_colours`]. One table per [`FiveRule`], built once on first use by
 //! dynamic programming in descending key order (adding an own stone only raises a key, so
-//! every successor is classified before the key that needs it) over 2^20 keys, then, for
-//! rules where an opponent stone and the edge are alike, compressed to 3^10 entries so that
-//! lookups stay in cache (see [`LineTable`]). About 30 ms per rule in release on a loaded
-//! machine.
+//! every successor is classified before the key that needs it) over 2^20 keys for caro;
+//! where an opponent stone and the edge are alike (every other rule) the same recursion runs
+//! over the 3^10 base-3 lines instead, so that build and lookups stay small (see
+//! [`LineTable`]).
 //!
 //! Per cell, the four directions combine into a [`Code`], which drives both the evaluation
 //! and move ordering, and which the forced-move logic counts.
@@ -147,45 +147,39 @@ fn cell(key: u32, slot: u32) -> u32 {
     (key >> (2 * slot)) & 3
 }
 
-/// Classifies one key given the classes of every key with one more own stone.
-fn classify(rule: FiveRule, key: u32, table: &[Pattern]) -> Pattern {
+/// Classifies a line (the 10 cells around the centre, by slot) given `next(s)`: the class of
+/// the same line with one more own stone on the empty slot `s`.
+fn classify(rule: FiveRule, cells: &[u32; 10], next: impl Fn(usize) -> Pattern) -> Pattern {
+    let h = HALF as usize;
     let mut left = 0;
-    while left < HALF as u32 && cell(key, HALF as u32 - 1 - left) == OWN {
+    while left < h && cells[h - 1 - left] == OWN {
         left += 1;
     }
     let mut right = 0;
-    while right < HALF as u32 && cell(key, HALF as u32 + right) == OWN {
+    while right < h && cells[h + right] == OWN {
         right += 1;
     }
     // A run reaching past the window is at least six long; its ends never matter then.
-    let left_end = if left < HALF as u32 {
-        cell(key, HALF as u32 - 1 - left)
-    } else {
-        EMPTY
-    };
-    let right_end = if right < HALF as u32 {
-        cell(key, HALF as u32 + right)
-    } else {
-        EMPTY
-    };
-    if let Some(p) = five_status(rule, left + right + 1, left_end, right_end) {
+    let left_end = if left < h { cells[h - 1 - left] } else { EMPTY };
+    let right_end = if right < h { cells[h + right] } else { EMPTY };
+    if let Some(p) = five_status(rule, (left + right + 1) as u32, left_end, right_end) {
         return p;
     }
-    let mut fives = [0u32; 2];
+    let mut fives = [0usize; 2];
     let mut nfive = 0;
     let mut best = Pattern::None;
-    for s in 0..(2 * HALF as u32) {
-        if cell(key, s) != EMPTY {
+    for (s, &c) in cells.iter().enumerate() {
+        if c != EMPTY {
             continue;
         }
-        let next = table[(key + (OWN << (2 * s))) as usize];
-        if next == Pattern::Five {
+        let n = next(s);
+        if n == Pattern::Five {
             if nfive < 2 {
                 fives[nfive] = s;
             }
             nfive += 1;
-        } else if next > best {
-            best = next;
+        } else if n > best {
+            best = n;
         }
     }
     match nfive {
@@ -197,25 +191,52 @@ fn classify(rule: FiveRule, key: u32, table: &[Pattern]) -> Pattern {
             _ => Pattern::None,
         },
         1 => Pattern::Four,
-        2 if is_straight(key, fives[0], fives[1]) => Pattern::OpenFour,
+        2 if is_straight(cells, fives[0], fives[1]) => Pattern::OpenFour,
         _ => Pattern::DoubleFour,
     }
 }
 
 /// Whether two five points enclose a solid block of four (the centre included): a straight
 /// four rather than two separate fours on one line.
-fn is_straight(key: u32, a: u32, b: u32) -> bool {
-    let (oa, ob) = (offset_of(a), offset_of(b));
+fn is_straight(cells: &[u32; 10], a: usize, b: usize) -> bool {
+    let (oa, ob) = (offset_of(a as u32), offset_of(b as u32));
     if ob - oa != 5 {
         return false;
     }
-    (oa + 1..ob).all(|o| o == 0 || cell(key, slot(o)) == OWN)
+    (oa + 1..ob).all(|o| o == 0 || cells[slot(o) as usize] == OWN)
 }
 
+/// The raw table: every 2-bit key (own 1, opponent 2, blocked 3).
 fn build(rule: FiveRule) -> Vec<Pattern> {
     let mut table = vec![Pattern::None; TABLE_SIZE];
     for key in (0..TABLE_SIZE as u32).rev() {
-        table[key as usize] = classify(rule, key, &table);
+        let mut cells = [0u32; 10];
+        for (s, c) in cells.iter_mut().enumerate() {
+            *c = cell(key, s as u32);
+        }
+        let p = classify(rule, &cells, |s| table[(key + (OWN << (2 * s))) as usize]);
+        table[key as usize] = p;
+    }
+    table
+}
+
+/// The compact table: every base-3 line (empty 0, own 1, blocked 2 as digits), for rules
+/// where an opponent stone and the edge are alike. Adding an own stone adds `3^slot`.
+fn build_compact(rule: FiveRule) -> Vec<Pattern> {
+    let mut pow = [1usize; 10];
+    for s in 1..10 {
+        pow[s] = pow[s - 1] * 3;
+    }
+    let mut table = vec![Pattern::None; COMPACT_SIZE];
+    for idx in (0..COMPACT_SIZE).rev() {
+        let mut cells = [0u32; 10];
+        let mut rest = idx;
+        for c in cells.iter_mut() {
+            *c = [EMPTY, OWN, BLOCKED][rest % 3];
+            rest /= 3;
+        }
+        let p = classify(rule, &cells, |s| table[idx + pow[s]]);
+        table[idx] = p;
     }
     table
 }
@@ -265,31 +286,15 @@ const COMPACT_SIZE: usize = 59_049;
 
 impl LineTable {
     fn new(rule: FiveRule) -> LineTable {
-        let raw = build(rule);
-        if matches!(rule, FiveRule::Caro | FiveRule::CaroExact) {
-            return LineTable {
+        match rule {
+            FiveRule::Caro | FiveRule::CaroExact => LineTable {
                 compact: false,
-                pats: raw,
-            };
-        }
-        let mut pats = vec![Pattern::None; COMPACT_SIZE];
-        for (i, p) in pats.iter_mut().enumerate() {
-            let mut key = 0;
-            let mut rest = i;
-            for s in 0..10 {
-                let v = match rest % 3 {
-                    0 => EMPTY,
-                    1 => OWN,
-                    _ => BLOCKED,
-                };
-                key |= v << (2 * s);
-                rest /= 3;
-            }
-            *p = raw[key as usize];
-        }
-        LineTable {
-            compact: true,
-            pats,
+                pats: build(rule),
+            },
+            FiveRule::AtLeastFive | FiveRule::ExactFive => LineTable {
+                compact: true,
+                pats: build_compact(rule),
+            },
         }
     }
 
