@@ -527,3 +527,29 @@ fn bench_make_undo_15x15() {
         done as f64 / s
     );
 }
+
+#[test]
+fn board_is_send_sync_clone() {
+    fn assert_traits<T: Clone + Send + Sync + 'static>() {}
+    assert_traits::<Board<Freestyle>>();
+    assert_traits::<Board<Renju>>();
+    assert_traits::<Board<Caro>>();
+}
+
+#[test]
+fn renju_forbidden_only_block_is_not_offered() {
+    // white's only five point (4,10) is a double four for black: black is lost, and the
+    // generator offers ordinary non-foul moves instead of the foul
+    let white = [(0, 10), (1, 10), (2, 10), (3, 10), (15, 0), (15, 5)];
+    let black = [(4, 11), (4, 12), (4, 13), (5, 9), (6, 8), (7, 7)];
+    let b = setup::<Renju>(20, &black, &white, Color::Black);
+    assert_eq!(b.code(mv(4, 10), Color::White), Code::Five);
+    assert_eq!(b.code(mv(4, 10), Color::Black), Code::Forbidden);
+    let c = cands(&b);
+    assert!(!c.is_empty());
+    assert!(!c.contains(&mv(4, 10)));
+    assert!(c.iter().all(|&m| !b.is_forbidden(m)));
+    // under freestyle the block is the only candidate
+    let f = setup::<Freestyle>(20, &black, &white, Color::Black);
+    assert_eq!(cands(&f), vec![mv(4, 10)]);
+}
