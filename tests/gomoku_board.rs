@@ -553,3 +553,30 @@ fn renju_forbidden_only_block_is_not_offered() {
     let f = setup::<Freestyle>(20, &black, &white, Color::Black);
     assert_eq!(cands(&f), vec![mv(4, 10)]);
 }
+
+#[test]
+fn pattern_accessors() {
+    // black open three on row 7: both ends make a straight four
+    let b = setup::<Freestyle>(20, &[(6, 7), (7, 7), (8, 7)], &filler(2), Color::White);
+    let fours = b.cells_with_code(Color::Black, Code::OpenFour);
+    assert_eq!(fours, vec![mv(5, 7), mv(9, 7)]);
+    assert_eq!(b.code_count(Color::Black, Code::OpenFour), 2);
+    assert_eq!(
+        b.patterns(mv(5, 7), Color::Black),
+        [
+            Pattern::OpenFour,
+            Pattern::None,
+            Pattern::None,
+            Pattern::None
+        ]
+    );
+    assert_eq!(
+        b.patterns(mv(7, 7), Color::Black),
+        [Pattern::None; 4],
+        "occupied"
+    );
+    // (7,6) touches all three stones: 3 + 3 + 3 by the influence weights
+    assert_eq!(b.influence(mv(7, 6), Color::Black), 9);
+    assert_eq!(b.influence(mv(7, 6), Color::White), 0);
+    assert_eq!(b.influence(mv(30, 6), Color::Black), 0, "off the board");
+}

@@ -369,12 +369,6 @@ impl<R: Rule> Board<R> {
         self.stones.iter().flatten().any(|&r| r != 0)
     }
 
-    /// Stones and walls on the board.
-    #[inline]
-    pub fn occupied(&self) -> usize {
-        self.occupied
-    }
-
     // ---- internals ----
 
     #[inline]
