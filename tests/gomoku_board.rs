@@ -526,6 +526,31 @@ fn bench_make_undo_15x15() {
         "renju 15x15: {done} plays+undos in {s:.3} s = {:.0} ops/s",
         done as f64 / s
     );
+    // candidates + evaluate along games that follow the top few candidates
+    let mut b = Board::<Freestyle>::new(15, 15).unwrap();
+    let mut v = Vec::new();
+    let (mut calls, mut sum) = (0u64, 0i64);
+    let t = std::time::Instant::now();
+    for game in 0..2_000u64 {
+        loop {
+            b.candidates(&mut v);
+            sum += i64::from(b.evaluate());
+            calls += 1;
+            if v.is_empty() {
+                break;
+            }
+            let pick = ((calls + game) as usize * 7) % v.len().min(5);
+            b.play(v[pick].mv);
+        }
+        while b.ply() > 0 {
+            b.undo();
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    eprintln!(
+        "freestyle 15x15: {calls} candidates+evaluate calls in {s:.3} s = {:.0}/s (sum {sum})",
+        calls as f64 / s
+    );
 }
 
 #[test]
