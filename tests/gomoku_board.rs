@@ -501,7 +501,17 @@ fn same_position_same_key() {
 #[test]
 #[ignore]
 fn bench_make_undo_15x15() {
-    let ops = 20_000_000;
+    let ops = 4_000_000;
+    // cold table builds first: what START pays
+    let t = std::time::Instant::now();
+    let _ = Board::<Renju>::new(15, 15).unwrap();
+    eprintln!(
+        "renju tables (exact five + five or more) + new board: {:?}",
+        t.elapsed()
+    );
+    let t = std::time::Instant::now();
+    let _ = Board::<Caro>::new(15, 15).unwrap();
+    eprintln!("caro table (raw 2^20) + new board: {:?}", t.elapsed());
     let t = std::time::Instant::now();
     let (done, sum) = bench_make_undo::<Freestyle>(15, ops).unwrap();
     let s = t.elapsed().as_secs_f64();
@@ -516,7 +526,82 @@ fn bench_make_undo_15x15() {
         "renju 15x15: {done} plays+undos in {s:.3} s = {:.0} ops/s",
         done as f64 / s
     );
+    // candidates + evaluate along games that follow the top few candidates
+    let mut b = Board::<Freestyle>::new(15, 15).unwrap();
+    let mut v = Vec::new();
+    let (mut calls, mut sum) = (0u64, 0i64);
     let t = std::time::Instant::now();
-    let _ = Board::<Caro>::new(15, 15).unwrap();
-    eprintln!("caro table build + new board: {:?}", t.elapsed());
+    for game in 0..2_000u64 {
+        loop {
+            b.candidates(&mut v);
+            sum += i64::from(b.evaluate());
+            calls += 1;
+            if v.is_empty() {
+                break;
+            }
+            let pick = ((calls + game) as usize * 7) % v.len().min(5);
+            b.play(v[pick].mv);
+        }
+        while b.ply() > 0 {
+            b.undo();
+        }
+    }
+    let s = t.elapsed().as_secs_f64();
+    eprintln!(
+        "freestyle 15x15: {calls} candidates+evaluate calls in {s:.3} s = {:.0}/s (sum {sum})",
+        calls as f64 / s
+    );
+}
+
+#[test]
+fn board_is_send_sync_clone() {
+    fn assert_traits<T: Clone + Send + Sync + 'static>() {}
+    assert_traits::<Board<Freestyle>>();
+    assert_traits::<Board<Renju>>();
+    assert_traits::<Board<Caro>>();
+}
+
+#[test]
+fn renju_forbidden_only_block_is_not_offered() {
+    // white's only five point (4,10) is a double four for black: black is lost, and the
+    // generator offers ordinary non-foul moves instead of the foul
+    let white = [(0, 10), (1, 10), (2, 10), (3, 10), (15, 0), (15, 5)];
+    let black = [(4, 11), (4, 12), (4, 13), (5, 9), (6, 8), (7, 7)];
+    let b = setup::<Renju>(20, &black, &white, Color::Black);
+    assert_eq!(b.code(mv(4, 10), Color::White), Code::Five);
+    assert_eq!(b.code(mv(4, 10), Color::Black), Code::Forbidden);
+    let c = cands(&b);
+    assert!(!c.is_empty());
+    assert!(!c.contains(&mv(4, 10)));
+    assert!(c.iter().all(|&m| !b.is_forbidden(m)));
+    // under freestyle the block is the only candidate
+    let f = setup::<Freestyle>(20, &black, &white, Color::Black);
+    assert_eq!(cands(&f), vec![mv(4, 10)]);
+}
+
+#[test]
+fn pattern_accessors() {
+    // black open three on row 7: both ends make a straight four
+    let b = setup::<Freestyle>(20, &[(6, 7), (7, 7), (8, 7)], &filler(2), Color::White);
+    let fours = b.cells_with_code(Color::Black, Code::OpenFour);
+    assert_eq!(fours, vec![mv(5, 7), mv(9, 7)]);
+    assert_eq!(b.code_count(Color::Black, Code::OpenFour), 2);
+    assert_eq!(
+        b.patterns(mv(5, 7), Color::Black),
+        [
+            Pattern::OpenFour,
+            Pattern::None,
+            Pattern::None,
+            Pattern::None
+        ]
+    );
+    assert_eq!(
+        b.patterns(mv(7, 7), Color::Black),
+        [Pattern::None; 4],
+        "occupied"
+    );
+    // (7,6) touches all three stones: 3 + 3 + 3 by the influence weights
+    assert_eq!(b.influence(mv(7, 6), Color::Black), 9);
+    assert_eq!(b.influence(mv(7, 6), Color::White), 0);
+    assert_eq!(b.influence(mv(30, 6), Color::Black), 0, "off the board");
 }

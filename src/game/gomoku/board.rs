@@ -13,11 +13,12 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{combine, swap_colours, table, Code, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 5;
@@ -139,7 +140,7 @@ pub struct Board<R: Rule> {
     history: Vec<StateInfo>,
     /// Stones plus walls.
     occupied: usize,
-    tables: [&'static [Pattern]; 2],
+    tables: [&'static LineTable; 2],
     _rule: PhantomData<R>,
 }
 
@@ -368,12 +369,6 @@ impl<R: Rule> Board<R> {
         self.stones.iter().flatten().any(|&r| r != 0)
     }
 
-    /// Stones and walls on the board.
-    #[inline]
-    pub fn occupied(&self) -> usize {
-        self.occupied
-    }
-
     // ---- internals ----
 
     #[inline]
@@ -482,8 +477,8 @@ impl<R: Rule> Board<R> {
     fn refresh_dir(&mut self, i: usize, d: usize) {
         let key = self.cells[i].key[d];
         let cell = &mut self.cells[i];
-        cell.pat[0][d] = self.tables[0][key as usize];
-        cell.pat[1][d] = self.tables[1][swap_colours(key) as usize];
+        cell.pat[0][d] = self.tables[0].get(key, Color::Black);
+        cell.pat[1][d] = self.tables[1].get(key, Color::White);
     }
 
     fn refresh_all_dirs(&mut self, i: usize) {
@@ -495,9 +490,11 @@ impl<R: Rule> Board<R> {
     /// Recomputes a cell's codes and values from its patterns.
     #[inline]
     fn recode(&mut self, i: usize) {
+        let table = combo_table();
         let cell = &mut self.cells[i];
         for col in 0..2 {
-            let (code, value) = code_and_value(&cell.pat[col], R::RENJU && col == 0);
+            let (code, value) =
+                table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
             cell.code[col] = code;
             cell.value[col] = value;
         }
@@ -533,13 +530,23 @@ impl<R: Rule> Board<R> {
                 }
                 let (qx, qy) = (qx as usize, qy as usize);
                 let q = self.idx(qx, qy);
-                self.cells[q].key[d] ^= v << (2 * super::pattern::slot(o));
-                if self.is_empty_xy(qx, qy) {
-                    self.remove_contribution(q);
-                    self.refresh_dir(q, d);
-                    self.recode(q);
-                    self.add_contribution(q);
+                let key = self.cells[q].key[d] ^ (v << (2 * super::pattern::slot(o)));
+                self.cells[q].key[d] = key;
+                if !self.is_empty_xy(qx, qy) {
+                    continue;
                 }
+                let black = self.tables[0].get(key, Color::Black);
+                let white = self.tables[1].get(key, Color::White);
+                let pat = &self.cells[q].pat;
+                // Far cells often keep their pattern: then code and value stand too.
+                if pat[0][d] == black && pat[1][d] == white {
+                    continue;
+                }
+                self.remove_contribution(q);
+                self.cells[q].pat[0][d] = black;
+                self.cells[q].pat[1][d] = white;
+                self.recode(q);
+                self.add_contribution(q);
             }
         }
     }
@@ -669,15 +676,10 @@ impl<R: Rule> Board<R> {
                 if !self.is_empty_xy(x, y) {
                     continue;
                 }
-                for col in 0..2 {
+                for (col, color) in [Color::Black, Color::White].into_iter().enumerate() {
                     let mut pats = [Pattern::None; 4];
                     for d in 0..4 {
-                        let k = if col == 0 {
-                            keys[d]
-                        } else {
-                            swap_colours(keys[d])
-                        };
-                        pats[d] = self.tables[col][k as usize];
+                        pats[d] = self.tables[col].get(keys[d], color);
                     }
                     if pats != cell.pat[col] {
                         return Err(format!("patterns differ at {x},{y} colour {col}"));
@@ -699,6 +701,29 @@ impl<R: Rule> Board<R> {
         }
         Ok(())
     }
+}
+
+/// Index of four directional patterns in [`combo_table`].
+#[inline]
+fn combo_index(p: &[Pattern; 4]) -> usize {
+    ((p[0] as usize * 10 + p[1] as usize) * 10 + p[2] as usize) * 10 + p[3] as usize
+}
+
+/// [`code_and_value`] for every combination of four patterns (`[renju_black][index]`), so
+/// the hot update is one lookup; 2 × 10^4 entries, built once.
+fn combo_table() -> &'static [Vec<(Code, i32)>; 2] {
+    static TABLE: OnceLock<[Vec<(Code, i32)>; 2]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let build = |renju_black: bool| {
+            let mut v = vec![(Code::None, 0); 10_000];
+            for (i, e) in v.iter_mut().enumerate() {
+                let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
+                *e = code_and_value(&[p(0), p(1), p(2), p(3)], renju_black);
+            }
+            v
+        };
+        [build(false), build(true)]
+    })
 }
 
 /// A cell's code and evaluation value for one colour from its four patterns.

@@ -35,32 +35,25 @@ impl<R: Rule> Board<R> {
         let opp = me.opponent();
         let mut scratch: Option<Board<R>> = None;
         let renju_black = R::RENJU && me == Color::Black;
+        let drop_fouls = |out: &mut Vec<ScoredMove>, scratch: &mut Option<Board<R>>| {
+            if renju_black {
+                out.retain(|s| !self.forbidden_with(scratch, s.mv.x as usize, s.mv.y as usize));
+            }
+        };
 
         if self.code_count(me, Code::Five) > 0 {
             self.push_cells_with(out, |b, x, y| b.code_xy(x, y, me) == Code::Five);
         } else if self.code_count(opp, Code::Five) > 0 {
             self.push_cells_with(out, |b, x, y| b.code_xy(x, y, opp) == Code::Five);
-            if renju_black {
-                out.retain(|s| {
-                    !self.forbidden_with(&mut scratch, s.mv.x as usize, s.mv.y as usize)
-                });
-            }
+            drop_fouls(out, &mut scratch);
         } else if self.code_count(opp, Code::OpenFour) + self.code_count(opp, Code::DoubleFour) > 0
         {
             self.defend_three(out, &mut scratch);
-            if renju_black {
-                out.retain(|s| {
-                    !self.forbidden_with(&mut scratch, s.mv.x as usize, s.mv.y as usize)
-                });
-            }
+            drop_fouls(out, &mut scratch);
         }
         if out.is_empty() {
             self.push_near(out);
-            if renju_black {
-                out.retain(|s| {
-                    !self.forbidden_with(&mut scratch, s.mv.x as usize, s.mv.y as usize)
-                });
-            }
+            drop_fouls(out, &mut scratch);
         }
         if out.is_empty() {
             // Only fouls are left (or no stone is near anything): every legal cell.

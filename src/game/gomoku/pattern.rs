@@ -9,13 +9,16 @@
 //! colour played here". Tables are colour-relative (own / opponent / blocked): white reads
 //! the table through [`swap_colours`]. One table per [`FiveRule`], built once on first use by
 //! dynamic programming in descending key order (adding an own stone only raises a key, so
-//! every successor is classified before the key that needs it): 2^20 entries, about 1 MiB
-//! each, a few milliseconds in release.
+//! every successor is classified before the key that needs it) over 2^20 keys for caro;
+//! where an opponent stone and the edge are alike (every other rule) the same recursion runs
+//! over the 3^10 base-3 lines instead, so that build and lookups stay small (see
+//! [`LineTable`]).
 //!
 //! Per cell, the four directions combine into a [`Code`], which drives both the evaluation
 //! and move ordering, and which the forced-move logic counts.
 
 use super::rules::FiveRule;
+use crate::game::Color;
 use std::sync::OnceLock;
 
 /// Cells each side of the centre held in a line key.
@@ -88,6 +91,26 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// Every pattern, in order (index = `pattern as usize`).
+    pub const ALL: [Pattern; 10] = [
+        Pattern::None,
+        Pattern::Overline,
+        Pattern::Two,
+        Pattern::OpenTwo,
+        Pattern::Three,
+        Pattern::OpenThree,
+        Pattern::Four,
+        Pattern::DoubleFour,
+        Pattern::OpenFour,
+        Pattern::Five,
+    ];
+
+    /// The pattern with index `i` (`None` past the end).
+    #[inline]
+    pub fn from_index(i: usize) -> Pattern {
+        Pattern::ALL.get(i).copied().unwrap_or(Pattern::None)
+    }
+
     /// Number of fours this line pattern counts for the renju double-four test.
     #[inline]
     pub const fn fours(self) -> u32 {
@@ -124,45 +147,39 @@ fn cell(key: u32, slot: u32) -> u32 {
     (key >> (2 * slot)) & 3
 }
 
-/// Classifies one key given the classes of every key with one more own stone.
-fn classify(rule: FiveRule, key: u32, table: &[Pattern]) -> Pattern {
+/// Classifies a line (the 10 cells around the centre, by slot) given `next(s)`: the class of
+/// the same line with one more own stone on the empty slot `s`.
+fn classify(rule: FiveRule, cells: &[u32; 10], next: impl Fn(usize) -> Pattern) -> Pattern {
+    let h = HALF as usize;
     let mut left = 0;
-    while left < HALF as u32 && cell(key, HALF as u32 - 1 - left) == OWN {
+    while left < h && cells[h - 1 - left] == OWN {
         left += 1;
     }
     let mut right = 0;
-    while right < HALF as u32 && cell(key, HALF as u32 + right) == OWN {
+    while right < h && cells[h + right] == OWN {
         right += 1;
     }
     // A run reaching past the window is at least six long; its ends never matter then.
-    let left_end = if left < HALF as u32 {
-        cell(key, HALF as u32 - 1 - left)
-    } else {
-        EMPTY
-    };
-    let right_end = if right < HALF as u32 {
-        cell(key, HALF as u32 + right)
-    } else {
-        EMPTY
-    };
-    if let Some(p) = five_status(rule, left + right + 1, left_end, right_end) {
+    let left_end = if left < h { cells[h - 1 - left] } else { EMPTY };
+    let right_end = if right < h { cells[h + right] } else { EMPTY };
+    if let Some(p) = five_status(rule, (left + right + 1) as u32, left_end, right_end) {
         return p;
     }
-    let mut fives = [0u32; 2];
+    let mut fives = [0usize; 2];
     let mut nfive = 0;
     let mut best = Pattern::None;
-    for s in 0..(2 * HALF as u32) {
-        if cell(key, s) != EMPTY {
+    for (s, &c) in cells.iter().enumerate() {
+        if c != EMPTY {
             continue;
         }
-        let next = table[(key + (OWN << (2 * s))) as usize];
-        if next == Pattern::Five {
+        let n = next(s);
+        if n == Pattern::Five {
             if nfive < 2 {
                 fives[nfive] = s;
             }
             nfive += 1;
-        } else if next > best {
-            best = next;
+        } else if n > best {
+            best = n;
         }
     }
     match nfive {
@@ -174,39 +191,142 @@ fn classify(rule: FiveRule, key: u32, table: &[Pattern]) -> Pattern {
             _ => Pattern::None,
         },
         1 => Pattern::Four,
-        2 if is_straight(key, fives[0], fives[1]) => Pattern::OpenFour,
+        2 if is_straight(cells, fives[0], fives[1]) => Pattern::OpenFour,
         _ => Pattern::DoubleFour,
     }
 }
 
 /// Whether two five points enclose a solid block of four (the centre included): a straight
 /// four rather than two separate fours on one line.
-fn is_straight(key: u32, a: u32, b: u32) -> bool {
-    let (oa, ob) = (offset_of(a), offset_of(b));
+fn is_straight(cells: &[u32; 10], a: usize, b: usize) -> bool {
+    let (oa, ob) = (offset_of(a as u32), offset_of(b as u32));
     if ob - oa != 5 {
         return false;
     }
-    (oa + 1..ob).all(|o| o == 0 || cell(key, slot(o)) == OWN)
+    (oa + 1..ob).all(|o| o == 0 || cells[slot(o) as usize] == OWN)
 }
 
+/// The raw table: every 2-bit key (own 1, opponent 2, blocked 3).
 fn build(rule: FiveRule) -> Vec<Pattern> {
     let mut table = vec![Pattern::None; TABLE_SIZE];
     for key in (0..TABLE_SIZE as u32).rev() {
-        table[key as usize] = classify(rule, key, &table);
+        let mut cells = [0u32; 10];
+        for (s, c) in cells.iter_mut().enumerate() {
+            *c = cell(key, s as u32);
+        }
+        let p = classify(rule, &cells, |s| table[(key + (OWN << (2 * s))) as usize]);
+        table[key as usize] = p;
     }
     table
 }
 
-static TABLES: [OnceLock<Vec<Pattern>>; 4] = [
+/// The compact table: every base-3 line (empty 0, own 1, blocked 2 as digits), for rules
+/// where an opponent stone and the edge are alike. Adding an own stone adds `3^slot`.
+fn build_compact(rule: FiveRule) -> Vec<Pattern> {
+    let mut pow = [1usize; 10];
+    for s in 1..10 {
+        pow[s] = pow[s - 1] * 3;
+    }
+    let mut table = vec![Pattern::None; COMPACT_SIZE];
+    for idx in (0..COMPACT_SIZE).rev() {
+        let mut cells = [0u32; 10];
+        let mut rest = idx;
+        for c in cells.iter_mut() {
+            *c = [EMPTY, OWN, BLOCKED][rest % 3];
+            rest /= 3;
+        }
+        let p = classify(rule, &cells, |s| table[idx + pow[s]]);
+        table[idx] = p;
+    }
+    table
+}
+
+/// A lookup-ready pattern table for one five rule. Where the rule does not tell an opponent
+/// stone from the edge (everything but caro), a colour's view of a line has only three cell
+/// states, so the table is indexed by the base-3 number of the 10 cells: 3^10 = 59,049
+/// one-byte entries, which stay in cache, where the 2^20-entry raw table would not. Caro keeps
+/// the raw table (read through [`swap_colours`] for white).
+pub struct LineTable {
+    compact: bool,
+    pats: Vec<Pattern>,
+}
+
+/// Base-3 value, per colour view, of the five cells in 10 bits of a key (empty 0, own 1,
+/// opponent or blocked 2): a key's index is `lo + 243 * hi` over its two halves.
+static HALVES: [[u16; 1024]; 2] = {
+    let mut t = [[0u16; 1024]; 2];
+    let mut view = 0;
+    while view < 2 {
+        let mut bits = 0;
+        while bits < 1024 {
+            let mut v = 0u16;
+            let mut w = 1u16;
+            let mut s = 0;
+            while s < 5 {
+                let cell = (bits >> (2 * s)) & 3;
+                let digit = match (view, cell) {
+                    (_, 0) => 0,
+                    (0, 1) | (1, 2) => 1,
+                    _ => 2,
+                };
+                v += digit * w;
+                w *= 3;
+                s += 1;
+            }
+            t[view][bits] = v;
+            bits += 1;
+        }
+        view += 1;
+    }
+    t
+};
+
+/// Entries of a compact table.
+const COMPACT_SIZE: usize = 59_049;
+
+impl LineTable {
+    fn new(rule: FiveRule) -> LineTable {
+        match rule {
+            FiveRule::Caro | FiveRule::CaroExact => LineTable {
+                compact: false,
+                pats: build(rule),
+            },
+            FiveRule::AtLeastFive | FiveRule::ExactFive => LineTable {
+                compact: true,
+                pats: build_compact(rule),
+            },
+        }
+    }
+
+    /// The pattern `c` makes by playing the centre of the line with board key `key`
+    /// (black = 1, white = 2, blocked = 3 per 2-bit cell).
+    #[inline]
+    pub fn get(&self, key: u32, c: Color) -> Pattern {
+        if self.compact {
+            let h = &HALVES[c.index()];
+            let i = h[(key & 0x3FF) as usize] as usize
+                + 243 * h[((key >> 10) & 0x3FF) as usize] as usize;
+            self.pats[i]
+        } else {
+            let k = match c {
+                Color::Black => key,
+                Color::White => swap_colours(key),
+            };
+            self.pats[k as usize]
+        }
+    }
+}
+
+static TABLES: [OnceLock<LineTable>; 4] = [
     OnceLock::new(),
     OnceLock::new(),
     OnceLock::new(),
     OnceLock::new(),
 ];
 
-/// The colour-relative pattern table of a five rule, built on first use.
-pub fn table(rule: FiveRule) -> &'static [Pattern] {
-    TABLES[rule.index()].get_or_init(|| build(rule))
+/// The pattern table of a five rule, built on first use (a few ms in release).
+pub fn table(rule: FiveRule) -> &'static LineTable {
+    TABLES[rule.index()].get_or_init(|| LineTable::new(rule))
 }
 
 /// Per-cell combination of the four directional patterns of one colour; ordered by strength
@@ -394,7 +514,28 @@ mod tests {
     use super::*;
 
     fn pat(rule: FiveRule, line: &str) -> Pattern {
-        table(rule)[key_from_line(line).expect("valid line") as usize]
+        table(rule).get(key_from_line(line).expect("valid line"), Color::Black)
+    }
+
+    #[test]
+    fn compact_tables_agree_with_raw_ones() {
+        for rule in [FiveRule::AtLeastFive, FiveRule::ExactFive] {
+            let raw = build(rule);
+            let t = table(rule);
+            for key in 0..TABLE_SIZE as u32 {
+                assert_eq!(
+                    t.get(key, Color::Black),
+                    raw[key as usize],
+                    "{rule:?} {key:x}"
+                );
+                let w = swap_colours(key);
+                assert_eq!(
+                    t.get(key, Color::White),
+                    raw[w as usize],
+                    "{rule:?} {key:x}"
+                );
+            }
+        }
     }
 
     #[test]
@@ -476,6 +617,9 @@ mod tests {
         );
         for (i, c) in Code::ALL.iter().enumerate() {
             assert_eq!(*c as usize, i);
+        }
+        for (i, p) in Pattern::ALL.iter().enumerate() {
+            assert_eq!(Pattern::from_index(i), *p);
         }
     }
 }

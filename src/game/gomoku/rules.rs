@@ -5,8 +5,6 @@
 //! whether black has forbidden moves (renju). Everything else (patterns, threats, forced
 //! moves) is derived from those two facts by the pattern tables.
 
-use crate::game::Color;
-
 /// What a run of stones through a cell must look like to win.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum FiveRule {
@@ -23,14 +21,6 @@ pub enum FiveRule {
 }
 
 impl FiveRule {
-    /// All variants, one pattern table each.
-    pub const ALL: [FiveRule; 4] = [
-        FiveRule::AtLeastFive,
-        FiveRule::ExactFive,
-        FiveRule::Caro,
-        FiveRule::CaroExact,
-    ];
-
     /// Index into per-variant arrays.
     #[inline]
     pub const fn index(self) -> usize {
@@ -50,15 +40,6 @@ pub trait Rule: Copy + Default + Send + Sync + 'static {
     const WHITE: FiveRule;
     /// Renju: black may not play overlines, double fours or double threes.
     const RENJU: bool;
-
-    /// What a five is for `c`.
-    #[inline]
-    fn five_rule(c: Color) -> FiveRule {
-        match c {
-            Color::Black => Self::BLACK,
-            Color::White => Self::WHITE,
-        }
-    }
 }
 
 /// INFO rule 0: five or more in a row wins, for both colours.
