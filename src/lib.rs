@@ -5,5 +5,9 @@
 //! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
 
 pub mod arena;
+pub mod bench;
+pub mod engine;
 pub mod game;
+pub mod play;
+pub mod protocol;
 pub mod search;
