@@ -409,7 +409,8 @@ fn grid_run_writes_a_csv_row_per_configuration() {
         panic!("not a run")
     };
     let (mut out, mut progress) = (Vec::new(), Vec::new());
-    let st = wuzi::arena::app::run(&o, &|| Naive::new(7, 7, 5), &mut out, &mut progress).unwrap();
+    let st =
+        wuzi::arena::app::run(&o, &|| Naive::new(7, 7, 5), &mut out, &mut progress, false).unwrap();
     // 4 configurations, 6 pairs, 2 games each
     assert_eq!(st.games, 12);
     let csv = String::from_utf8(out).unwrap();

@@ -39,14 +39,16 @@ impl From<std::io::Error> for AppError {
     }
 }
 
-/// Runs a tournament or a grid. The progress line (rewritten in place with `\r`) and the
-/// final table go to `progress`; a grid's CSV goes to its file, or to `out` when none is
-/// given, and the table goes to `out` otherwise.
+/// Runs a tournament or a grid. The progress line goes to `progress`, rewritten in place
+/// with `\r` when `live` (a terminal), one line per game otherwise (a log file). A grid's
+/// table goes to `progress` and its CSV to its file, or to `out` when none is given; a
+/// tournament's table goes to `out`.
 pub fn run<G: Game>(
     o: &RunOptions,
     referee: &(dyn Fn() -> G + Sync),
     out: &mut dyn Write,
     progress: &mut dyn Write,
+    live: bool,
 ) -> Result<Standings, AppError> {
     let openings = match &o.openings {
         Some(p) => {
@@ -78,13 +80,18 @@ pub fn run<G: Game>(
     };
     let quiet = o.quiet;
     let standings = tournament::run(&cfg, referee, |_, st| {
-        if !quiet {
-            let _ = write!(progress, "\r{}\x1b[K", st.progress_line());
-            let _ = progress.flush();
+        if quiet {
+            return;
         }
+        let _ = if live {
+            write!(progress, "\r{}\x1b[K", st.progress_line())
+        } else {
+            writeln!(progress, "{}", st.progress_line())
+        };
+        let _ = progress.flush();
     })
     .map_err(AppError::Arena)?;
-    if !quiet {
+    if !quiet && live {
         writeln!(progress)?;
     }
     if o.grid.is_empty() {
