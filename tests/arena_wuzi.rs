@@ -64,3 +64,29 @@ fn wuzi_plays_itself() {
     }
     assert!(st.faults.iter().all(|f| f.is_empty()), "{}", st.table());
 }
+
+#[test]
+fn shipped_balanced_openings_are_level_on_the_real_board() {
+    use wuzi::game::Game;
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for (file, rule, size) in [
+        ("balanced-freestyle-15.pos", GomokuRule::Freestyle, 15),
+        ("balanced-freestyle-20.pos", GomokuRule::Freestyle, 20),
+        ("balanced-standard-15.pos", GomokuRule::Standard, 15),
+        ("balanced-renju-15.pos", GomokuRule::Renju, 15),
+        ("balanced-caro-15.pos", GomokuRule::Caro, 15),
+    ] {
+        let text = std::fs::read_to_string(root.join("openings").join(file)).unwrap();
+        let openings = wuzi::arena::opening::parse_file(&text, size, size).unwrap();
+        assert_eq!(openings.len(), 100, "{file}");
+        for o in &openings {
+            let mut g = AnyGame::new(Kind::Gomoku(rule), size, size).unwrap();
+            for &m in o {
+                assert!(!g.is_forbidden(m), "{file}: {o:?}");
+                g.try_play(m).unwrap();
+            }
+            assert!(g.outcome().is_none());
+            assert!(g.evaluate().abs() <= 30, "{file}: {o:?} evaluates {}", g.evaluate());
+        }
+    }
+}
