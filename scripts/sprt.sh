@@ -4,9 +4,9 @@
 #
 #   scripts/sprt.sh BRANCH [wuzi-arena options…]
 #
-# Defaults: H0 elo 0, H1 elo 5, alpha = beta = 0.05; 15×15 freestyle, the classic 41
-# openings with random symmetries, fast time control, engines reused between games, up to
-# 100 rounds (8200 games); results in arena-out/sprt-<branch>-<time>/. Options given after
+# Defaults: H0 elo 0, H1 elo 5, alpha = beta = 0.05; 15×15 freestyle, 100 balanced
+# openings (openings/README.md) with random symmetries, 1 s/move, engines reused, up to
+# 100 rounds (20000 games); results in arena-out/sprt-<branch>-<time>/. Options given after
 # BRANCH are appended and so override these (e.g. --sprt 0,10,0.05,0.05 --concurrency 1).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -33,5 +33,5 @@ out="$root/arena-out/sprt-$safe-$(date +%Y%m%d-%H%M%S)"
     --engine "cmd=$work/target-test/release/pbrain-wuzi" "name=$safe" \
     --engine "cmd=$work/target-base/release/pbrain-wuzi" name=main \
     --sprt 0,5,0.05,0.05 --reuse --rounds 100 --symmetry --seed "$RANDOM" \
-    --openings "$root/openings/piskvork-41-15.pos" --size 15 --rule 0 \
+    --openings "$root/openings/balanced-freestyle-15.pos" --size 15 --rule 0 \
     --timeout-turn 1000 --timeout-match 30000 --concurrency 2 --out "$out" "$@"

@@ -22,6 +22,6 @@ done
 out="$root/arena-out/grid-$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$out"
 exec "$root/target/release/wuzi-arena" "${engine[@]}" \
-    --openings "$root/openings/piskvork-41-15.pos" --size 15 --rule 0 \
+    --openings "$root/openings/balanced-freestyle-15.pos" --size 15 --rule 0 \
     --timeout-turn 1000 --timeout-match 30000 --reuse --concurrency 2 \
     --out "$out" --csv "$out/grid.csv" "$@"

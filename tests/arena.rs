@@ -173,6 +173,7 @@ fn config(engines: Vec<EngineSpec>) -> TournamentConfig {
         },
         openings: Vec::new(),
         rounds: 1,
+        max_games: None,
         random_symmetry: false,
         seed: 1,
         concurrency: 2,

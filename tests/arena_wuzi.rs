@@ -39,6 +39,7 @@ fn wuzi_plays_itself() {
             vec![Move::new(5, 5), Move::new(6, 6)],
         ],
         rounds: 1,
+        max_games: None,
         random_symmetry: true,
         seed: 3,
         concurrency: 1,
@@ -86,7 +87,11 @@ fn shipped_balanced_openings_are_level_on_the_real_board() {
                 g.try_play(m).unwrap();
             }
             assert!(g.outcome().is_none());
-            assert!(g.evaluate().abs() <= 30, "{file}: {o:?} evaluates {}", g.evaluate());
+            assert!(
+                g.evaluate().abs() <= 30,
+                "{file}: {o:?} evaluates {}",
+                g.evaluate()
+            );
         }
     }
 }

@@ -71,6 +71,7 @@ pub fn run<G: Game>(
         time: o.time,
         openings,
         rounds: o.rounds,
+        max_games: o.max_games,
         random_symmetry: o.random_symmetry,
         seed: o.seed,
         concurrency: o.concurrency,

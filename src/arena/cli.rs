@@ -56,6 +56,7 @@ pub struct RunOptions {
     pub time: TimeControl,
     pub openings: Option<PathBuf>,
     pub rounds: usize,
+    pub max_games: Option<usize>,
     pub random_symmetry: bool,
     pub seed: u64,
     pub concurrency: usize,
@@ -92,6 +93,7 @@ openings:
   --openings FILE         offset (x,y, x,y relative to the centre) or pos (h8i9) lines
   --symmetry              random board symmetry per opening (same for both colours)
   --rounds N              times each opening is played per pair, both colours (default 1)
+  --games N               stop after N games (default: the whole schedule)
   --seed N                seed for the symmetries (default 1)
 time (ms):
   --timeout-turn MS       per move (default 5000; 0 = none)
@@ -172,6 +174,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         time: TimeControl::default(),
         openings: None,
         rounds: 1,
+        max_games: None,
         random_symmetry: false,
         seed: 1,
         concurrency: 1,
@@ -223,6 +226,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             "--draw-after" => o.setup.draw_after = Some(num(flag, v)?),
             "--openings" => o.openings = Some(PathBuf::from(v)),
             "--rounds" => o.rounds = num(flag, v)?,
+            "--games" => o.max_games = Some(num(flag, v)?),
             "--seed" => o.seed = num(flag, v)?,
             "--concurrency" => o.concurrency = num::<usize>(flag, v)?.max(1),
             "--timeout-turn" => o.time.turn_ms = num(flag, v)?,
@@ -452,6 +456,8 @@ mod tests {
         assert_eq!((o.time.turn_ms, o.time.match_ms), (100, 0));
         assert!(o.reuse && o.random_symmetry);
         assert_eq!(o.concurrency, 3);
+        assert_eq!(o.max_games, None);
+        assert_eq!(run(&format!("{e} --games 12")).max_games, Some(12));
         assert_eq!(o.format, Format::Gauntlet);
         let c = run(&format!("{e} --game connect4"));
         assert_eq!(c.setup.kind, GameKind::Connect4 { k: 4 });

@@ -43,6 +43,8 @@ pub struct TournamentConfig {
     pub openings: Vec<Vec<Move>>,
     /// How many times the whole opening list is played per pair.
     pub rounds: usize,
+    /// Stop scheduling after this many games (the schedule's order is kept).
+    pub max_games: Option<usize>,
     /// Apply a random board symmetry to each opening (the same to both colour-swapped games).
     pub random_symmetry: bool,
     pub seed: u64,
@@ -129,6 +131,9 @@ pub fn schedule(cfg: &TournamentConfig) -> Vec<GamePlan> {
                 }
             }
         }
+    }
+    if let Some(n) = cfg.max_games {
+        plan.truncate(n);
     }
     plan
 }
@@ -492,6 +497,7 @@ mod tests {
                 vec![Move::new(7, 7)],
             ],
             rounds: 1,
+            max_games: None,
             random_symmetry: true,
             seed: 7,
             concurrency: 1,
@@ -524,6 +530,11 @@ mod tests {
             .any(|g| g.opening.len() == 2 && g.opening[1] != Move::new(8, 7)));
         assert_eq!(p, schedule(&cfg(3, Format::RoundRobin)));
         assert_eq!(schedule(&cfg(3, Format::Gauntlet)).len(), 2 * 2 * 2);
+        let capped = TournamentConfig {
+            max_games: Some(5),
+            ..cfg(3, Format::RoundRobin)
+        };
+        assert_eq!(schedule(&capped), p[..5].to_vec());
     }
 
     #[test]
