@@ -203,11 +203,20 @@ pub fn fmt_elo(e: f64) -> String {
     }
 }
 
-/// `+12.3 ± 45.6` (or `+inf` when the interval is unbounded), `-` before any game.
+/// `+12.3 ± 45.6`; `-338.0 [-inf, -104.4]` when one bound is open (a one-sided score);
+/// `+inf` for all wins; `-` before any game.
 pub fn fmt_estimate(est: Option<EloEstimate>) -> String {
     match est {
         None => "-".to_string(),
         Some(e) if e.margin().is_finite() => format!("{} ± {:.1}", fmt_elo(e.elo), e.margin()),
+        Some(e) if e.elo.is_finite() => {
+            format!(
+                "{} [{}, {}]",
+                fmt_elo(e.elo),
+                fmt_elo(e.low),
+                fmt_elo(e.high)
+            )
+        }
         Some(e) => fmt_elo(e.elo),
     }
 }
@@ -254,6 +263,9 @@ mod tests {
         assert!(e.elo.is_infinite() && e.elo > 0.0);
         assert_eq!(elo(Wdl::default()), None);
         assert_eq!(fmt_estimate(Some(e)), "+inf");
+        // 1 win, 7 losses: the upper score bound passes 0, so the low Elo bound is open
+        let e = elo(Wdl::new(1, 0, 7)).unwrap();
+        assert_eq!(fmt_estimate(Some(e)), "-338.0 [-inf, -104.4]");
     }
 
     #[test]

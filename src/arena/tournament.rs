@@ -235,7 +235,7 @@ impl Standings {
         let width = self.names.iter().map(|n| n.len()).max().unwrap_or(4).max(6);
         let _ = writeln!(
             s,
-            "{:<w2$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>16}  {:>6}",
+            "{:<w2$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>22}  {:>6}",
             "pair / engine",
             "games",
             "W",
@@ -249,7 +249,7 @@ impl Standings {
         let mut row = |label: String, wdl: Wdl| {
             let _ = writeln!(
                 s,
-                "{label:<w2$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>16}  {:>6}",
+                "{label:<w2$}  {:>5} {:>5} {:>5} {:>5}  {:>6}  {:>22}  {:>6}",
                 wdl.games(),
                 wdl.wins,
                 wdl.losses,
