@@ -196,6 +196,8 @@ impl Sprt {
 
 /// Formats an Elo value for a terminal: `+12.3`, `-inf`.
 pub fn fmt_elo(e: f64) -> String {
+    // -0.0 would print as "-0.0"
+    let e = if e == 0.0 { 0.0 } else { e };
     if e.is_infinite() {
         if e > 0.0 { "+inf" } else { "-inf" }.to_string()
     } else {
@@ -266,6 +268,7 @@ mod tests {
         // 1 win, 7 losses: the upper score bound passes 0, so the low Elo bound is open
         let e = elo(Wdl::new(1, 0, 7)).unwrap();
         assert_eq!(fmt_estimate(Some(e)), "-338.0 [-inf, -104.4]");
+        assert_eq!(fmt_elo(-0.0), "+0.0");
     }
 
     #[test]
