@@ -565,3 +565,18 @@ fn generated_openings_are_level_distinct_and_reproducible() {
     );
     assert!(none.is_empty());
 }
+
+#[test]
+fn a_game_neither_engine_starts_is_a_draw_with_both_at_fault() {
+    let mut cfg = config(vec![fake("nostart"), fake("nostart")]);
+    cfg.engines[1].name = "fake-nostart-b".into();
+    let (st, recs) = play(&cfg);
+    for r in &recs {
+        assert_eq!(r.outcome, Outcome::Draw, "{r:?}");
+        assert_eq!(r.termination, Termination::Fault(Fault::Start));
+        assert!(r.detail.contains("fake-nostart:") && r.detail.contains("fake-nostart-b:"));
+    }
+    assert_eq!(st.versus(0, 1), Wdl::new(0, 2, 0));
+    assert_eq!(st.faults[0].get(&Fault::Start), Some(&2));
+    assert_eq!(st.faults[1].get(&Fault::Start), Some(&2));
+}

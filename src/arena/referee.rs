@@ -274,7 +274,6 @@ struct Player {
     time_left: i64,
     /// How many moves of the game (opening included) this engine has been told or played.
     synced: usize,
-    started: bool,
 }
 
 /// Plays one game. `seats[0]` plays black, `seats[1]` white; the opening stones alternate
@@ -307,7 +306,6 @@ pub fn play_game<G: Game>(
     let mut players = [0, 1].map(|_| Player {
         time_left: initial_left,
         synced: 0,
-        started: false,
     });
 
     let (black, white) = (seats[0].index, seats[1].index);
@@ -326,23 +324,37 @@ pub fn play_game<G: Game>(
         detail,
     };
 
-    let mut faulted = [false, false];
-    let record = loop {
+    // Both engines are started before the first move, as GomocupJudge does, so START time
+    // never counts against a move and a game where neither starts is not a win for either.
+    let starts = [0, 1].map(|s| start_engine(&mut seats[s], setup, tc).err());
+    let faulted_start = [starts[0].is_some(), starts[1].is_some()];
+    let mut faulted = faulted_start;
+    let start_failure = match starts {
+        [None, None] => None,
+        [Some(f), None] | [None, Some(f)] => {
+            let s = usize::from(faulted_start[1]);
+            let loser = if s == 0 { Color::Black } else { Color::White };
+            Some(end(
+                Outcome::Win(loser.opponent()),
+                Termination::Fault(f.fault),
+                format!("{}: {}", seats[s].spec.name, f.detail),
+                Vec::new(),
+            ))
+        }
+        [Some(a), Some(b)] => Some(end(
+            Outcome::Draw,
+            Termination::Fault(a.fault.min(b.fault)),
+            format!(
+                "{}: {}; {}: {}",
+                seats[0].spec.name, a.detail, seats[1].spec.name, b.detail
+            ),
+            Vec::new(),
+        )),
+    };
+    let record = start_failure.unwrap_or_else(|| loop {
         let side = board.side_to_move();
         let s = side.index();
         let seat = &mut seats[s];
-        if !players[s].started {
-            if let Err(f) = start_engine(seat, setup, tc) {
-                faulted[s] = true;
-                break end(
-                    Outcome::Win(side.opponent()),
-                    Termination::Fault(f.fault),
-                    format!("{}: {}", seat.spec.name, f.detail),
-                    moves,
-                );
-            }
-            players[s].started = true;
-        }
         let reply = request_move(seat, side, &history, &mut players[s], tc);
         let (coord, ms) = match reply {
             Ok(r) => r,
@@ -383,7 +395,7 @@ pub fn play_game<G: Game>(
         if setup.draw_after.is_some_and(|n| history.len() >= n) {
             break end(Outcome::Draw, Termination::MoveLimit, String::new(), moves);
         }
-    };
+    });
     for (seat, bad) in seats.iter_mut().zip(faulted) {
         if let Some(p) = seat.process.take() {
             if seat.reuse && !bad {

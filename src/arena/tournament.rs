@@ -171,9 +171,16 @@ impl Standings {
             Some(l) if l == b => wdl.wins += 1,
             Some(_) => wdl.losses += 1,
         }
-        if let (super::referee::Termination::Fault(f), Some(l)) = (r.termination, r.loser()) {
-            if let Some(m) = self.faults.get_mut(l) {
-                *m.entry(f).or_default() += 1;
+        if let super::referee::Termination::Fault(f) = r.termination {
+            // a drawn game with a fault is one where neither engine started: both are at fault
+            let at_fault = match r.loser() {
+                Some(l) => vec![l],
+                None => vec![r.black, r.white],
+            };
+            for e in at_fault {
+                if let Some(m) = self.faults.get_mut(e) {
+                    *m.entry(f).or_default() += 1;
+                }
             }
         }
     }
