@@ -55,6 +55,8 @@ enum Op {
     Eof,
     /// `= wait MS`
     Wait(u64),
+    /// `= maybe MS`: the next `<` is also satisfied by no reply at all within MS.
+    Maybe(u64),
     /// `= timeout MS`
     Timeout(u64),
 }
@@ -188,6 +190,7 @@ fn parse_transcript(text: &str) -> Result<Vec<Step>, (usize, String)> {
                 "exit" => Op::Exit(ms(arg)?),
                 "wait" => Op::Wait(ms(arg)?),
                 "timeout" => Op::Timeout(ms(arg)?),
+                "maybe" => Op::Maybe(ms(arg)?),
                 "eof" => Op::Eof,
                 _ => return Err((line, format!("unknown directive {name:?}"))),
             }
@@ -564,6 +567,7 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
     let mut tracker = Tracker::default();
     let mut timeout = Duration::from_millis(DEFAULT_TIMEOUT_MS);
     let mut within: Option<Duration> = None;
+    let mut maybe: Option<Duration> = None;
     let mut exited = false;
     for step in &steps {
         let fail = |s: &Session, msg: String| Failure {
@@ -580,18 +584,24 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
             }
             Op::Timeout(ms) => timeout = Duration::from_millis(*ms),
             Op::Within(ms) => within = Some(Duration::from_millis(*ms)),
+            Op::Maybe(ms) => maybe = Some(Duration::from_millis(*ms)),
             Op::Wait(ms) => thread::sleep(Duration::from_millis(*ms)),
             Op::Eof => s.stdin = None,
             Op::Expect(pats) => {
                 let limit = within.take();
-                let deadline = match limit {
-                    Some(w) => s.last_send + w,
-                    None => Instant::now() + timeout,
+                let optional = maybe.take();
+                let deadline = match (optional, limit) {
+                    (Some(m), _) => Instant::now() + m,
+                    (None, Some(w)) => s.last_send + w,
+                    (None, None) => Instant::now() + timeout,
                 };
                 let chatter_wanted = pats.iter().any(Pattern::wants_chatter);
                 loop {
                     let got = s.recv(deadline).map_err(|m| fail(&s, m))?;
                     let Some((_, line)) = got else {
+                        if optional.is_some() {
+                            break;
+                        }
                         let msg = match limit {
                             Some(w) => {
                                 format!("no reply within {} ms of the last send", w.as_millis())
@@ -855,6 +865,17 @@ fn selftest_detects_slow_and_hung_replies() {
     let t = "> START 15\n< OK\n= timeout 300\n> TURN 1,1\n< MOVE\n> END\n= exit 1000\n";
     let f = fake_fails(&["--hang"], t);
     assert_eq!(f.line, 5);
+}
+
+#[test]
+fn selftest_maybe_accepts_silence_or_a_match() {
+    let t = "> START 15\n< OK\n> INFO x 1\n= maybe 200\n< UNKNOWN*\n> FOO\n= maybe 2000\n< UNKNOWN*\n> END\n= exit 1000\n";
+    if let Err(f) = fake(&[], t) {
+        panic!("{f}");
+    }
+    // A reply that arrives must still match.
+    let t = "> START 15\n< OK\n> FOO\n= maybe 2000\n< OK\n> END\n= exit 1000\n";
+    assert_eq!(fake_fails(&[], t).line, 5);
 }
 
 #[test]
