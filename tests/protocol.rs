@@ -179,6 +179,22 @@ fn parse_transcript(text: &str) -> Result<Vec<Step>, (usize, String)> {
         } else if let Some(rest) = trimmed.strip_prefix("= ") {
             let mut words = rest.split_whitespace();
             let name = words.next().unwrap_or("");
+            if name == "long" {
+                // `= long N TEXT`: TEXT followed by N 'x' bytes, one line.
+                let n = words.next().and_then(|w| w.parse::<usize>().ok());
+                let Some(n) = n else {
+                    return Err((line, "`= long` needs a byte count".into()));
+                };
+                let prefix = words.collect::<Vec<_>>().join(" ");
+                let mut bytes = unescape(&prefix).map_err(err)?;
+                bytes.extend(std::iter::repeat_n(b'x', n));
+                steps.push(Step {
+                    line,
+                    text: trimmed.to_string(),
+                    op: Op::Send(bytes),
+                });
+                continue;
+            }
             let arg = words.next().map(|w| w.parse::<u64>());
             let ms = |arg: Option<Result<u64, _>>| match arg {
                 Some(Ok(v)) => Ok(v),
@@ -433,10 +449,8 @@ impl Session {
             .and_then(|_| stdin.flush())
             .map_err(|e| format!("engine stopped reading: {e}"))?;
         self.last_send = Instant::now();
-        self.log.push(format!(
-            "> {}",
-            String::from_utf8_lossy(bytes).escape_debug()
-        ));
+        let shown: String = String::from_utf8_lossy(bytes).chars().take(200).collect();
+        self.log.push(format!("> {}", shown.escape_debug()));
         Ok(())
     }
 
@@ -784,6 +798,8 @@ const FAKE_GAME: &str = "\
 < ERROR*
 > HELLO
 < UNKNOWN*
+= long 100000 ZZ
+< UNKNOWN ZZxxx*
 > END
 = exit 1000
 ";
