@@ -5,9 +5,12 @@
 //! protocol meets the engine; past that point code is generic over `G: Game` and
 //! monomorphised, so nothing in the search branches on the mode.
 
+pub mod any;
 pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
+
+pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
 
 use std::fmt;
 

@@ -1,1 +1,324 @@
+//! The Gomocup / Piskvork protocol loop: reads commands, asks the engine, prints replies.
+//!
+//! stdin is read on its own thread into a channel, each line stamped with the instant it
+//! arrived (a move's clock starts then, not when we get round to it). While the engine
+//! thinks on a scoped thread, the loop keeps reading: `YXSTOP`/`STOP` stop the search,
+//! `END` and end of input exit at once, and every other line is queued and handled, in
+//! order, after the move is out, so a command sent the instant after our move is never lost.
+//! The loop also keeps a watchdog on the hard deadline in case the search overruns it.
+//!
+//! This layer parses and prints only; the engine never sees protocol text.
+
 pub mod command;
+pub mod output;
+
+use crate::engine::{Engine, EngineError, Stone};
+use crate::game::{Game, Move};
+use crate::search::{Iteration, Stop};
+use command::{Command, Field, Parser};
+use std::collections::VecDeque;
+use std::io::{BufRead, Read};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+/// Longest line kept; the rest of a longer line is read and dropped.
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+/// How long past the hard deadline the watchdog waits before stopping the search itself.
+const WATCHDOG_GRACE: Duration = Duration::from_millis(20);
+/// How often the loop wakes while the engine thinks.
+const POLL: Duration = Duration::from_millis(5);
+
+/// One thing read from stdin.
+enum Input {
+    Line(Instant, Vec<u8>),
+    Eof,
+}
+
+/// Reads lines of at most `MAX_LINE_BYTES` (dropping the excess), stamped on arrival.
+fn spawn_reader<R: Read + Send + 'static>(input: R) -> Receiver<Input> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("stdin".into())
+        .spawn(move || {
+            let mut r = std::io::BufReader::with_capacity(1 << 16, input);
+            loop {
+                let mut line = Vec::new();
+                let mut got_any = false;
+                let eof = loop {
+                    let buf = match r.fill_buf() {
+                        Ok(b) => b,
+                        Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                        Err(_) => break true,
+                    };
+                    if buf.is_empty() {
+                        break true;
+                    }
+                    got_any = true;
+                    let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                        Some(i) => (&buf[..i], Some(i + 1)),
+                        None => (buf, None),
+                    };
+                    let room = MAX_LINE_BYTES.saturating_sub(line.len());
+                    line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                    let used = done.unwrap_or(buf.len());
+                    r.consume(used);
+                    if done.is_some() {
+                        break false;
+                    }
+                };
+                if got_any && tx.send(Input::Line(Instant::now(), line)).is_err() {
+                    return;
+                }
+                if eof {
+                    let _ = tx.send(Input::Eof);
+                    return;
+                }
+            }
+        })
+        .expect("spawning the stdin reader thread");
+    rx
+}
+
+/// The `ABOUT` answer.
+pub fn about_line() -> String {
+    format!(
+        "name=\"wuzi\", version=\"{}\", author=\"wuzi developers\", country=\"CN\", www=\"https://github.com/wuzi-engine/wuzi\"",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// The `MESSAGE` line for a finished iteration.
+pub fn iteration_message(it: &Iteration) -> String {
+    let nps = it.nodes * 1000 / it.elapsed_ms.max(1);
+    let pv: Vec<String> = it.pv.iter().map(|m| m.to_string()).collect();
+    format!(
+        "depth {}-{} ev {} n {} n/s {} tm {} pv {}",
+        it.depth,
+        it.seldepth,
+        it.score,
+        it.nodes,
+        nps,
+        it.elapsed_ms,
+        pv.join(" ")
+    )
+}
+
+/// The `FORBID` line of `YXSHOWFORBID`: two-digit x then two-digit y per point, then `.`.
+pub fn forbid_line(points: &[Move]) -> String {
+    let mut s = String::from("FORBID ");
+    for m in points {
+        s.push_str(&format!("{:02}{:02}", m.x, m.y));
+    }
+    s.push('.');
+    s
+}
+
+fn to_stones(list: &[(Move, Field)]) -> Vec<(Move, Stone)> {
+    list.iter()
+        .map(|&(m, f)| {
+            let s = match f {
+                Field::Own => Stone::Own,
+                Field::Opponent => Stone::Opponent,
+                Field::Wall => Stone::Wall,
+            };
+            (m, s)
+        })
+        .collect()
+}
+
+/// What the loop does after a command.
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// The protocol loop over this process's stdin; returns when the manager ends the session.
+pub fn run(engine: Engine) {
+    run_with(engine, std::io::stdin())
+}
+
+/// The protocol loop over any input (tests feed it from memory).
+pub fn run_with<R: Read + Send + 'static>(mut engine: Engine, input: R) {
+    let rx = spawn_reader(input);
+    let mut parser = Parser::new();
+    let mut queue: VecDeque<Input> = VecDeque::new();
+    loop {
+        let input = match queue.pop_front() {
+            Some(i) => i,
+            None => rx.recv().unwrap_or(Input::Eof),
+        };
+        let (received, line) = match input {
+            Input::Eof => return,
+            Input::Line(t, l) => (t, l),
+        };
+        let mut next = parser.feed_bytes(&line);
+        while let Some(result) = next {
+            let flow = match result {
+                Ok(cmd) => {
+                    let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        handle(&mut engine, cmd, received, &rx, &mut queue)
+                    }));
+                    r.unwrap_or_else(|_| {
+                        output::error("internal error; the command was not carried out");
+                        Flow::Continue
+                    })
+                }
+                Err(e) => {
+                    output::error(&e.to_string());
+                    Flow::Continue
+                }
+            };
+            if let Flow::Exit = flow {
+                return;
+            }
+            next = parser.next_pending();
+        }
+    }
+}
+
+fn handle(
+    engine: &mut Engine,
+    cmd: Command,
+    received: Instant,
+    rx: &Receiver<Input>,
+    queue: &mut VecDeque<Input>,
+) -> Flow {
+    if !matches!(cmd, Command::Info { .. } | Command::End | Command::About) {
+        if let Some(e) = engine.take_pending_error() {
+            output::error(&e.to_string());
+            return Flow::Continue;
+        }
+    }
+    let reply = |r: Result<(), EngineError>| match r {
+        Ok(()) => output::ok(),
+        Err(e) => output::error(&e.to_string()),
+    };
+    match cmd {
+        Command::Start { width, height } | Command::RectStart { width, height } => {
+            reply(engine.start(width, height))
+        }
+        Command::Restart => reply(engine.restart()),
+        Command::Info { key, value } => engine.set_info(&key, &value),
+        Command::About => output::line(&about_line()),
+        Command::End => return Flow::Exit,
+        Command::Begin => {
+            if engine.game().is_some_and(|g| g.ply() > 0) {
+                // BEGIN means "move first on the empty board"; on a started game it still
+                // asks for our move, so answer for the current position.
+                log::warn!("BEGIN on a non-empty board");
+            }
+            return think(engine, received, rx, queue);
+        }
+        Command::Turn(m) => match engine.opponent_move(m) {
+            Ok(()) => return think(engine, received, rx, queue),
+            Err(e) => output::error(&e.to_string()),
+        },
+        Command::Board(list) => match engine.set_board(&to_stones(&list)) {
+            Ok(()) => return think(engine, received, rx, queue),
+            Err(e) => output::error(&e.to_string()),
+        },
+        Command::YxBoard(list) => {
+            if let Err(e) = engine.set_board(&to_stones(&list)) {
+                output::error(&e.to_string());
+            }
+        }
+        Command::Play(m) => match engine.play_own(m) {
+            Ok(()) => output::mv(m),
+            Err(e) => output::error(&e.to_string()),
+        },
+        Command::Takeback(m) => reply(engine.takeback(m)),
+        Command::Stop => {
+            // Nothing is being searched: a stop outside a search has nothing to answer.
+        }
+        Command::YxShowForbid => match engine.game() {
+            Some(g) => output::line(&forbid_line(&g.forbidden_points())),
+            None => output::error(&EngineError::NoGame.to_string()),
+        },
+        Command::YxHashClear => engine.clear_hash(),
+        Command::YxShowHashUsage => {
+            output::message(&format!("hash usage {} permille", engine.hashfull()))
+        }
+        Command::YxShowInfo => {
+            output::message(&format!("wuzi {}", env!("CARGO_PKG_VERSION")));
+            output::message("INFO MAX_THREAD_NUM 256");
+            output::message("INFO MAX_HASH_SIZE 22");
+        }
+        Command::Swap2Board(_)
+        | Command::YxBlock(_)
+        | Command::YxBlockUndo(_)
+        | Command::YxBlockReset
+        | Command::YxNBest(_)
+        | Command::YxSearchDefend => {
+            output::unknown("command not implemented");
+        }
+        Command::Unknown(text) => output::unknown(&text),
+    }
+    Flow::Continue
+}
+
+/// Commands that act while a search runs instead of waiting their turn.
+enum Urgent {
+    Stop,
+    End,
+}
+
+/// Whether a raw line is one of the commands that act during a search.
+fn urgent_word(line: &[u8]) -> Option<Urgent> {
+    let s = String::from_utf8_lossy(line);
+    let word = s
+        .split_whitespace()
+        .next()
+        .unwrap_or("")
+        .to_ascii_uppercase();
+    match word.as_str() {
+        "YXSTOP" | "STOP" => Some(Urgent::Stop),
+        "END" => Some(Urgent::End),
+        _ => None,
+    }
+}
+
+/// Thinks on a scoped thread while still reading input, then prints the move.
+fn think(
+    engine: &mut Engine,
+    received: Instant,
+    rx: &Receiver<Input>,
+    queue: &mut VecDeque<Input>,
+) -> Flow {
+    let limits = engine.limits(received);
+    let hard = limits.maximum;
+    let stop = Stop::new();
+    let result = std::thread::scope(|s| {
+        let handle = s.spawn(|| {
+            let mut report = |it: &Iteration| output::message(&iteration_message(it));
+            engine.think(limits, &stop, &mut report)
+        });
+        while !handle.is_finished() {
+            match rx.recv_timeout(POLL) {
+                Ok(Input::Line(t, l)) => match urgent_word(&l) {
+                    Some(Urgent::Stop) => stop.set(),
+                    // END from a manager arrives alone: leave now. Behind other queued
+                    // lines it is the end of a piped script: keep it in order.
+                    Some(Urgent::End) if queue.is_empty() => std::process::exit(0),
+                    _ => queue.push_back(Input::Line(t, l)),
+                },
+                // End of input: finish this move and whatever is queued, then exit.
+                Ok(Input::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    if !matches!(queue.back(), Some(Input::Eof)) {
+                        queue.push_back(Input::Eof);
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => {}
+            }
+            if hard.is_some_and(|t| Instant::now() > t + WATCHDOG_GRACE) {
+                stop.set();
+            }
+        }
+        handle.join()
+    });
+    match result {
+        Ok(Ok(r)) => output::mv(r.best),
+        Ok(Err(e)) => output::error(&e.to_string()),
+        Err(_) => output::error("internal error while thinking"),
+    }
+    Flow::Continue
+}

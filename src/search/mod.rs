@@ -5,7 +5,10 @@
 //! engine and hands back a [`SearchResult`]; progress goes out through a reporter callback
 //! that the protocol layer turns into `MESSAGE` lines.
 
+pub mod alphabeta;
 pub mod score;
+pub mod time;
+pub mod tt;
 
 use crate::game::Move;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -1,1 +1,22 @@
-//! Gomoku on bitboards with incremental pattern codes, under freestyle, standard, renju and caro.
+//! Gomoku on bitboards with incremental pattern codes, under freestyle, standard, renju and
+//! caro.
+//!
+//! [`Board`] is generic over a [`Rule`] so that everything rule-dependent (what a five is,
+//! renju fouls) is a compile-time constant in the hot paths. The pieces:
+//! `rules` (the rule types), `pattern` (line keys, pattern tables, cell codes), `board`
+//! (stones and every incremental structure, play/undo, the `Game` impl), `forbidden`
+//! (renju fouls), `movegen` (candidates with forced-move rules, static evaluation),
+//! `params` (all weights) and `bench` (a make/undo speed measurement).
+
+mod bench;
+mod board;
+mod forbidden;
+mod movegen;
+pub mod params;
+pub mod pattern;
+mod rules;
+
+pub use bench::bench_make_undo;
+pub use board::{AsciiError, Board, SizeError, DIRS, MAX_SIZE, MIN_SIZE};
+pub use pattern::{Code, Pattern};
+pub use rules::{Caro, CaroExact, FiveRule, Freestyle, Renju, Rule, Standard};

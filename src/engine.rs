@@ -1,0 +1,485 @@
+//! The engine facade: everything the protocol can ask of the engine, in protocol-agnostic
+//! terms (start a game, impose a position, take a move back, think), and nothing about how
+//! commands are spelled or printed.
+//!
+//! The engine keeps the list of stones as they were put on the board, so that any stone can
+//! be taken back (the position is replayed without it) and a failed `BOARD` leaves the
+//! previous position untouched: every change is tried on a copy and committed only whole.
+//! Big allocations (the transposition table, the thread pool) happen lazily at the first
+//! search, never in `start`, so `START` answers at once whatever `max_memory` says.
+
+use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
+use crate::search::alphabeta::{self, Params};
+use crate::search::time::{Clock, UNLIMITED_MS};
+use crate::search::tt::TranspositionTable;
+use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
+use std::collections::HashMap;
+use std::fmt;
+use std::time::Instant;
+
+/// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
+/// thread stacks, buffers), measured with the TT at its minimum; see the README.
+pub const BASE_MEMORY: u64 = 12 << 20;
+/// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
+pub const MEMORY_SHARE_PERMILLE: u64 = 750;
+/// Smallest transposition table the engine plays with.
+pub const MIN_TT_BYTES: u64 = 1 << 18;
+/// Table size when the manager sets no memory limit.
+pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
+/// Largest table (`hash_size` included).
+pub const MAX_TT_BYTES: u64 = 8 << 30;
+
+/// What a stone in a `BOARD` list is, from the engine's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stone {
+    Own,
+    Opponent,
+    /// Field 3: a cell blocked for both players.
+    Wall,
+}
+
+/// Why the engine refused a request. The state is unchanged whenever one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    NoGame,
+    BadSize(String),
+    Move(Move, MoveError),
+    /// `TAKEBACK` of a cell that holds no stone.
+    NothingToTakeBack(Move),
+    GameOver,
+    /// Stone counts that the mode cannot set up (e.g. unequal counts in Connect Four).
+    BadPosition(String),
+    /// An `INFO` limit that cannot be honoured, reported at the next command.
+    Limit(String),
+    NoMove,
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoGame => write!(f, "no game: send START first"),
+            EngineError::BadSize(s) => write!(f, "unsupported size: {s}"),
+            EngineError::Move(m, e) => write!(f, "{m}: {e}"),
+            EngineError::NothingToTakeBack(m) => write!(f, "{m}: no stone to take back"),
+            EngineError::GameOver => write!(f, "the game is already over"),
+            EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
+            EngineError::Limit(s) => write!(f, "{s}"),
+            EngineError::NoMove => write!(f, "no legal move"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// One entry of the record of how the current position was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Wall(Move),
+    Stone(Move),
+    Pass,
+}
+
+/// Settings taken from `INFO` lines and the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rule: GomokuRule,
+    /// `INFO game`; None = gomoku.
+    pub game: Option<String>,
+    /// `INFO k`: win length for Connect Four / m,n,k.
+    pub k: Option<usize>,
+    pub clock: Clock,
+    /// `max_memory` in bytes; 0 = no limit.
+    pub max_memory: u64,
+    /// `hash_size` in KiB (Rapfi/Yixin convention), overriding the memory-derived size.
+    pub hash_kib: Option<u64>,
+    pub threads: Option<usize>,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// Every `INFO` key as received (lower-case keys), for modes that read their own.
+    pub raw: HashMap<String, String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            rule: GomokuRule::Freestyle,
+            game: None,
+            k: None,
+            clock: Clock::default(),
+            max_memory: 0,
+            hash_kib: None,
+            threads: None,
+            max_depth: None,
+            max_nodes: None,
+            raw: HashMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The game kind these settings select.
+    pub fn kind(&self) -> GameKind {
+        match &self.game {
+            Some(name) => {
+                GameKind::from_name(name, self.rule, self.k).unwrap_or(GameKind::Gomoku(self.rule))
+            }
+            None => GameKind::Gomoku(self.rule),
+        }
+    }
+
+    /// Transposition-table bytes for these settings, or an error when `max_memory` is too
+    /// small for the engine to run at all.
+    pub fn tt_bytes(&self) -> Result<u64, EngineError> {
+        if let Some(kib) = self.hash_kib {
+            return Ok((kib.saturating_mul(1024)).clamp(MIN_TT_BYTES, MAX_TT_BYTES));
+        }
+        if self.max_memory == 0 {
+            return Ok(DEFAULT_TT_BYTES);
+        }
+        let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
+        let tt = allowed.saturating_sub(BASE_MEMORY);
+        if tt < MIN_TT_BYTES {
+            return Err(EngineError::Limit(format!(
+                "max_memory {} is too small: the engine needs at least {} bytes",
+                self.max_memory,
+                (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
+            )));
+        }
+        Ok(tt.min(MAX_TT_BYTES))
+    }
+}
+
+/// The engine: the current game, its history, settings and search resources.
+pub struct Engine {
+    pub settings: Settings,
+    game: Option<AnyGame>,
+    /// The kind `game` was created as (settings may have changed since).
+    kind: GameKind,
+    steps: Vec<Step>,
+    tt: TranspositionTable,
+    pool: Option<(usize, rayon::ThreadPool)>,
+    /// A limit error waiting to be reported at the next non-INFO command.
+    pending_error: Option<EngineError>,
+    /// Moves the engine must not play at the root (`YXBLOCK`).
+    pub blocked: Vec<Move>,
+    pub params: Params,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+fn parse_i64(v: &str) -> Option<i64> {
+    v.trim().parse::<i64>().ok()
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine {
+            settings: Settings::default(),
+            game: None,
+            kind: GameKind::default(),
+            steps: Vec::new(),
+            tt: TranspositionTable::new(),
+            pool: None,
+            pending_error: None,
+            blocked: Vec::new(),
+            params: Params::default(),
+        }
+    }
+
+    /// The kind of the current game.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The current position, if a game was started.
+    pub fn game(&self) -> Option<&AnyGame> {
+        self.game.as_ref()
+    }
+
+    /// Takes the error an earlier `INFO` left for the next command, if any.
+    pub fn take_pending_error(&mut self) -> Option<EngineError> {
+        self.pending_error.take()
+    }
+
+    /// Starts a new game on an empty `width` × `height` board of the current kind.
+    pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
+        let kind = self.settings.kind();
+        let g = AnyGame::new(kind, width, height).map_err(|e| EngineError::BadSize(e.0))?;
+        self.game = Some(g);
+        self.kind = kind;
+        self.steps.clear();
+        self.blocked.clear();
+        self.tt.clear();
+        Ok(())
+    }
+
+    /// A new game with the same size (and the kind the settings now select).
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let (w, h) = (g.width(), g.height());
+        self.start(w, h)
+    }
+
+    /// Applies one `INFO key value`. Never fails: unusable values are ignored, and a limit
+    /// that cannot be honoured is kept to be reported at the next command.
+    pub fn set_info(&mut self, key: &str, value: &str) {
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let s = &mut self.settings;
+        match key.as_str() {
+            "timeout_turn" => s.clock.turn = parse_i64(value).map(|v| v.max(0)),
+            "timeout_match" => s.clock.matches = parse_i64(value),
+            "time_left" => s.clock.left = parse_i64(value),
+            "max_memory" => {
+                if let Some(v) = parse_i64(value) {
+                    s.max_memory = if v <= 0 || v == UNLIMITED_MS {
+                        0
+                    } else {
+                        v as u64
+                    };
+                    if let Err(e) = s.tt_bytes() {
+                        self.pending_error = Some(e);
+                    }
+                }
+            }
+            "rule" => {
+                if let Some(v) = parse_i64(value) {
+                    s.rule = GomokuRule::from_mask(v);
+                }
+            }
+            "game" => s.game = Some(value.to_ascii_lowercase()),
+            "k" => {
+                s.k = value
+                    .parse()
+                    .ok()
+                    .filter(|&k: &usize| (1..=32).contains(&k))
+            }
+            "hash_size" => s.hash_kib = value.parse().ok().filter(|&v: &u64| v > 0),
+            "thread_num" => s.threads = value.parse().ok().filter(|&t: &usize| t > 0),
+            "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
+            "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
+            _ => {}
+        }
+        self.settings.raw.insert(key, value.to_string());
+    }
+
+    fn game_mut(&mut self) -> Result<&mut AnyGame, EngineError> {
+        self.game.as_mut().ok_or(EngineError::NoGame)
+    }
+
+    fn check_on_board(g: &AnyGame, m: Move) -> Result<(), EngineError> {
+        if (m.x as usize) < g.width() && (m.y as usize) < g.height() {
+            Ok(())
+        } else {
+            Err(EngineError::Move(m, MoveError::OffBoard))
+        }
+    }
+
+    /// The opponent played `m` (`TURN`).
+    pub fn opponent_move(&mut self, m: Move) -> Result<(), EngineError> {
+        let g = self.game_mut()?;
+        Self::check_on_board(g, m)?;
+        g.try_play(m).map_err(|e| EngineError::Move(m, e))?;
+        self.steps.push(Step::Stone(m));
+        Ok(())
+    }
+
+    /// Plays `m` as the engine's own move (`PLAY`, the manager's answer to a suggestion).
+    pub fn play_own(&mut self, m: Move) -> Result<(), EngineError> {
+        self.opponent_move(m)
+    }
+
+    /// Replays `steps` on a fresh board of the current game's size and kind.
+    fn replay(&self, steps: &[Step]) -> Result<AnyGame, EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let mut ng = AnyGame::new(self.kind, g.width(), g.height())
+            .map_err(|e| EngineError::BadSize(e.0))?;
+        for &s in steps {
+            match s {
+                Step::Wall(m) => ng.place_wall(m).map_err(|e| EngineError::Move(m, e))?,
+                Step::Stone(m) => {
+                    Self::check_on_board(&ng, m)?;
+                    ng.try_play(m).map_err(|e| EngineError::Move(m, e))?
+                }
+                Step::Pass => {
+                    if !ng.pass() {
+                        return Err(EngineError::BadPosition(
+                            "stone counts need a pass, which this game does not have".into(),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(ng)
+    }
+
+    /// Clears the board and sets `stones` (`BOARD`/`YXBOARD`), with the engine to move.
+    /// Stones of each colour keep their listed order; colours alternate from black, with a
+    /// pass where one colour has run out, so any stone counts can be set up where the mode
+    /// allows passes. The engine is white when the opponent has more stones, black otherwise.
+    pub fn set_board(&mut self, stones: &[(Move, Stone)]) -> Result<(), EngineError> {
+        let own: Vec<Move> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Own)
+            .map(|s| s.0)
+            .collect();
+        let opp: Vec<Move> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Opponent)
+            .map(|s| s.0)
+            .collect();
+        let me = if opp.len() > own.len() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (black, white) = if me == Color::Black {
+            (own, opp)
+        } else {
+            (opp, own)
+        };
+        let mut steps: Vec<Step> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Wall)
+            .map(|s| Step::Wall(s.0))
+            .collect();
+        for i in 0..black.len().max(white.len()) {
+            steps.push(black.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+            if i < white.len() || i + 1 < black.len() {
+                steps.push(white.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+            }
+        }
+        let mut g = self.replay(&steps)?;
+        if g.side_to_move() != me {
+            if !g.pass() {
+                return Err(EngineError::BadPosition(
+                    "stone counts need a pass, which this game does not have".into(),
+                ));
+            }
+            steps.push(Step::Pass);
+        }
+        self.game = Some(g);
+        self.steps = steps;
+        Ok(())
+    }
+
+    /// Removes the stone on `m` (`TAKEBACK`). The last move is undone directly; an older
+    /// stone is removed by replaying the game without it.
+    pub fn takeback(&mut self, m: Move) -> Result<(), EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        Self::check_on_board(g, m)?;
+        let Some(i) = self.steps.iter().rposition(|&s| s == Step::Stone(m)) else {
+            return Err(EngineError::NothingToTakeBack(m));
+        };
+        if i + 1 == self.steps.len() {
+            self.game_mut()?.undo();
+            self.steps.pop();
+            // A pass that only set up the side to move goes with the stone it preceded.
+            return Ok(());
+        }
+        let mut steps = self.steps.clone();
+        steps.remove(i);
+        // Keep colours alternating: the removed stone's turn becomes a pass.
+        steps.insert(i, Step::Pass);
+        let g = self.replay(&steps)?;
+        self.game = Some(g);
+        self.steps = steps;
+        Ok(())
+    }
+
+    fn ensure_resources(&mut self, threads: usize) -> Result<(), EngineError> {
+        let bytes = self.settings.tt_bytes()?;
+        if self.tt.bytes() as u64 != bytes {
+            self.tt.resize(bytes as usize);
+        }
+        if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("wuzi-search-{i}"))
+                .build()
+                .ok()
+                .map(|p| (threads, p));
+        }
+        Ok(())
+    }
+
+    /// Clears the transposition table (`YXHASHCLEAR`).
+    pub fn clear_hash(&mut self) {
+        self.tt.clear();
+    }
+
+    /// Transposition-table fill, per mille.
+    pub fn hashfull(&self) -> usize {
+        self.tt.hashfull()
+    }
+
+    /// The search limits for a move whose request was read at `received`.
+    pub fn limits(&self, received: Instant) -> Limits {
+        let budget = self.settings.clock.budget();
+        let threads = self.settings.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        Limits {
+            start: Some(received),
+            optimum: Some(received + budget.optimum),
+            maximum: Some(received + budget.maximum),
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+            threads,
+        }
+    }
+
+    /// Chooses a move within `limits`, plays it on the engine's board and returns it.
+    pub fn think(
+        &mut self,
+        limits: Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Result<SearchResult, EngineError> {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        if g.outcome().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        self.ensure_resources(limits.threads)?;
+        let pool = self.pool.as_ref().map(|(_, p)| p);
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let result = match g {
+            AnyGame::Connect4(c) => {
+                let mut ctx = ThinkContext {
+                    limits,
+                    stop: stop.clone(),
+                    report,
+                    options: &self.settings.raw,
+                };
+                Some(crate::game::connect4::think(c, &mut ctx))
+            }
+            AnyGame::Mnk(c) => {
+                let mut ctx = ThinkContext {
+                    limits,
+                    stop: stop.clone(),
+                    report,
+                    options: &self.settings.raw,
+                };
+                Some(crate::game::mnk::think(c, &mut ctx))
+            }
+            _ => {
+                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, &limits, stop, self.params, pool, report), _ => None)
+            }
+        };
+        let r = result.ok_or(EngineError::NoMove)?;
+        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        g.try_play(r.best)
+            .map_err(|e| EngineError::Move(r.best, e))?;
+        self.steps.push(Step::Stone(r.best));
+        Ok(r)
+    }
+}

@@ -1,1 +1,0 @@
-//! Connect Four: gravity on any width × height board, an exact solver and classic players.

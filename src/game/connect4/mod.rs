@@ -1,0 +1,736 @@
+//! Connect Four: gravity on any width × height board (4..=16 each), k in a row (default 4),
+//! an exact solver and classic players.
+//!
+//! [`Connect4`] is the protocol-facing game: a plain cell array with a move history, because
+//! it must accept any board size and any k, answer `check_move` with precise errors and undo
+//! exactly. Thinking happens elsewhere: [`think`] converts the position to the bitboards of
+//! [`position`] in the narrowest integer that holds W·(H+1) bits (`u64` for 7×6, `u128` for
+//! 12×6, [`bits::Wide`] beyond) and runs the player the `c4_player` option names, the exact
+//! [`solver`] by default, falling back to the [`heuristic`] beam search when the position
+//! cannot be solved inside the limits.
+
+pub mod bits;
+pub mod heuristic;
+pub mod players;
+pub mod position;
+pub mod solve_cli;
+pub mod solver;
+
+pub use solve_cli::{bench_sets, solve_cli, SetStats};
+
+use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
+use crate::search::score::{DRAW, WIN_MIN};
+use crate::search::{Iteration, SearchResult, ThinkContext};
+use bits::{Bits, Wide};
+use heuristic::{BeamSearch, Windows};
+use parking_lot::Mutex;
+use position::{Geometry, Position};
+use solver::{Solver, TransTable};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Smallest and largest width and height accepted.
+pub const MIN_SIZE: usize = 4;
+pub const MAX_SIZE: usize = 16;
+/// The standard win length.
+pub const DEFAULT_K: usize = 4;
+/// Solver table entries for `think` (about 50 MB, allocated on first use, then reused).
+const THINK_TT_ENTRIES: usize = solver::DEFAULT_TT_ENTRIES;
+/// Share of the time (or node budget) the exact solver may use before the beam search.
+const SOLVER_SHARE: f64 = 0.5;
+/// Solver nodes when neither a deadline nor a node budget is given.
+const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
+/// Beam depth when neither a deadline, a node budget nor a depth is given.
+const BEAM_DEPTH_UNTIMED: u32 = 10;
+/// Default share of the moves the beam search keeps below the root, in percent.
+const DEFAULT_BEAM_PERCENT: u32 = 60;
+/// Default playouts per move for Monte-Carlo (UCT gets as many in total per column).
+const DEFAULT_PLAYOUTS: u64 = 400;
+/// Default UCT exploration constant.
+const DEFAULT_UCT_C: f64 = 1.4;
+
+/// Why a board cannot be created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    Width(usize),
+    Height(usize),
+    /// k must be at least 2 (k = 1 would make the first stone win).
+    WinLength(usize),
+}
+
+impl std::fmt::Display for SizeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SizeError::Width(w) => write!(f, "width {w} outside {MIN_SIZE}..={MAX_SIZE}"),
+            SizeError::Height(h) => write!(f, "height {h} outside {MIN_SIZE}..={MAX_SIZE}"),
+            SizeError::WinLength(k) => write!(f, "win length {k} must be 2..={MAX_SIZE}"),
+        }
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// A Connect Four game on a W × H board with k in a row to win.
+#[derive(Clone)]
+pub struct Connect4 {
+    width: usize,
+    height: usize,
+    k: usize,
+    /// Row-major (`y · width + x`), y = 0 is the top row.
+    cells: Vec<Option<Color>>,
+    /// Stones per column.
+    heights: Vec<usize>,
+    history: Vec<Move>,
+    /// The outcome after each move of `history` (None while the game goes on).
+    outcomes: Vec<Option<Outcome>>,
+    key: u64,
+    zobrist: Arc<Vec<u64>>,
+    /// The solver's table, shared by clones and kept between moves: its entries are exact
+    /// facts about positions of this geometry, so reuse is sound and saves work.
+    tt: Arc<Mutex<Option<TransTable>>>,
+}
+
+impl std::fmt::Debug for Connect4 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Connect4 {}x{} k={} moves={}",
+            self.width,
+            self.height,
+            self.k,
+            self.columns_string()
+        )
+    }
+}
+
+impl Connect4 {
+    pub fn new(width: usize, height: usize, k: usize) -> Result<Connect4, SizeError> {
+        if !(MIN_SIZE..=MAX_SIZE).contains(&width) {
+            return Err(SizeError::Width(width));
+        }
+        if !(MIN_SIZE..=MAX_SIZE).contains(&height) {
+            return Err(SizeError::Height(height));
+        }
+        if !(2..=MAX_SIZE).contains(&k) {
+            return Err(SizeError::WinLength(k));
+        }
+        let mut seed = 0x5eed_c4c4_u64 ^ ((width as u64) << 8) ^ height as u64;
+        let zobrist = (0..2 * width * height + 1)
+            .map(|_| {
+                seed = seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                bits::mix64(seed)
+            })
+            .collect();
+        Ok(Connect4 {
+            width,
+            height,
+            k,
+            cells: vec![None; width * height],
+            heights: vec![0; width],
+            history: Vec::new(),
+            outcomes: Vec::new(),
+            key: 0,
+            zobrist: Arc::new(zobrist),
+            tt: Arc::new(Mutex::new(None)),
+        })
+    }
+
+    /// The standard 7 × 6 board, four in a row.
+    pub fn standard() -> Connect4 {
+        Connect4::new(7, 6, DEFAULT_K).expect("7x6 is a valid size")
+    }
+
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The landing cell of a column, if it is not full.
+    pub fn landing(&self, col: usize) -> Option<Move> {
+        (col < self.width && self.heights[col] < self.height)
+            .then(|| Move::new(col as u8, (self.height - 1 - self.heights[col]) as u8))
+    }
+
+    /// The moves so far in the common notation (1-based columns, `a` = 10).
+    pub fn columns_string(&self) -> String {
+        self.history
+            .iter()
+            .map(|m| position::column_to_char(m.x as usize))
+            .collect()
+    }
+
+    /// Plays a column (convenience for tools and tests).
+    pub fn play_column(&mut self, col: usize) -> Result<(), MoveError> {
+        let m = self.landing(col).ok_or(if col < self.width {
+            MoveError::ColumnFull
+        } else {
+            MoveError::OffBoard
+        })?;
+        self.try_play(m)
+    }
+
+    #[inline]
+    fn idx(&self, x: usize, y: usize) -> usize {
+        y * self.width + x
+    }
+
+    /// Stones of `c` in a line through (x, y) along (dx, dy), the cell itself included
+    /// as if it held `c`.
+    fn run_through(&self, x: usize, y: usize, dx: i64, dy: i64, c: Color) -> usize {
+        let mut n = 1;
+        for sign in [1i64, -1] {
+            let (mut cx, mut cy) = (x as i64 + sign * dx, y as i64 + sign * dy);
+            while cx >= 0
+                && cy >= 0
+                && (cx as usize) < self.width
+                && (cy as usize) < self.height
+                && self.cells[self.idx(cx as usize, cy as usize)] == Some(c)
+            {
+                n += 1;
+                cx += sign * dx;
+                cy += sign * dy;
+            }
+        }
+        n
+    }
+
+    fn longest_run(&self, x: usize, y: usize, c: Color) -> usize {
+        [(1, 0), (0, 1), (1, 1), (1, -1)]
+            .iter()
+            .map(|&(dx, dy)| self.run_through(x, y, dx, dy, c))
+            .max()
+            .unwrap_or(1)
+    }
+
+    /// The bitboard position of this game (the geometry must be of the same size).
+    fn position<B: Bits>(&self, g: &Geometry<B>) -> Position<B> {
+        let mut p = Position::empty();
+        for m in &self.history {
+            p.play_col(g, m.x as usize);
+        }
+        p
+    }
+
+    fn zobrist_index(&self, m: Move, c: Color) -> usize {
+        2 * (m.y as usize * self.width + m.x as usize) + c.index()
+    }
+
+    fn side_key(&self) -> u64 {
+        self.zobrist[2 * self.width * self.height]
+    }
+}
+
+/// Runs `$f::<B>(args)` with the narrowest bit type that holds a `$w × $h` board.
+macro_rules! with_bits {
+    ($w:expr, $h:expr, $f:ident ( $($arg:expr),* )) => {{
+        let need = $w * ($h + 1);
+        if need <= 64 {
+            $f::<u64>($($arg),*)
+        } else if need <= 128 {
+            $f::<u128>($($arg),*)
+        } else {
+            $f::<Wide>($($arg),*)
+        }
+    }};
+}
+pub(crate) use with_bits;
+
+impl Game for Connect4 {
+    fn width(&self) -> usize {
+        self.width
+    }
+    fn height(&self) -> usize {
+        self.height
+    }
+    fn side_to_move(&self) -> Color {
+        if self.history.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+    fn stone_at(&self, m: Move) -> Option<Color> {
+        let (x, y) = (m.x as usize, m.y as usize);
+        if x < self.width && y < self.height {
+            self.cells[self.idx(x, y)]
+        } else {
+            None
+        }
+    }
+    fn last_move(&self) -> Option<Move> {
+        self.history.last().copied()
+    }
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        let (x, y) = (m.x as usize, m.y as usize);
+        if x >= self.width || y >= self.height {
+            return Err(MoveError::OffBoard);
+        }
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        if self.heights[x] >= self.height {
+            return Err(MoveError::ColumnFull);
+        }
+        if self.cells[self.idx(x, y)].is_some() {
+            return Err(MoveError::Occupied);
+        }
+        if y != self.height - 1 - self.heights[x] {
+            return Err(MoveError::NotLandingCell);
+        }
+        Ok(())
+    }
+    fn play(&mut self, m: Move) {
+        let (x, y) = (m.x as usize, m.y as usize);
+        let c = self.side_to_move();
+        let i = self.idx(x, y);
+        self.cells[i] = Some(c);
+        self.heights[x] += 1;
+        self.key ^= self.zobrist[self.zobrist_index(m, c)] ^ self.side_key();
+        self.history.push(m);
+        let outcome = if self.longest_run(x, y, c) >= self.k {
+            Some(Outcome::Win(c))
+        } else if self.history.len() == self.width * self.height {
+            Some(Outcome::Draw)
+        } else {
+            None
+        };
+        self.outcomes.push(outcome);
+    }
+    fn pass(&mut self) -> bool {
+        false
+    }
+    fn undo(&mut self) {
+        let Some(m) = self.history.pop() else { return };
+        self.outcomes.pop();
+        let c = self.side_to_move();
+        let i = self.idx(m.x as usize, m.y as usize);
+        self.cells[i] = None;
+        self.heights[m.x as usize] -= 1;
+        self.key ^= self.zobrist[self.zobrist_index(m, c)] ^ self.side_key();
+    }
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcomes.last().copied().flatten()
+    }
+    fn key(&self) -> u64 {
+        self.key
+    }
+    /// Landing cells: immediate wins first, then blocks, then by the lines the cell extends
+    /// for either side, centre first on ties.
+    fn candidates(&self, out: &mut Vec<ScoredMove>) {
+        out.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        let me = self.side_to_move();
+        for col in 0..self.width {
+            let Some(m) = self.landing(col) else { continue };
+            let (x, y) = (m.x as usize, m.y as usize);
+            let mut score = 0;
+            let mine = self.longest_run(x, y, me);
+            let theirs = self.longest_run(x, y, me.opponent());
+            if mine >= self.k {
+                score += 1_000_000;
+            }
+            if theirs >= self.k {
+                score += 500_000;
+            }
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                let a = self.run_through(x, y, dx, dy, me) as i32;
+                let b = self.run_through(x, y, dx, dy, me.opponent()) as i32;
+                score += 10 * (a * a + b * b);
+            }
+            score -= (2 * col as i32 - (self.width as i32 - 1)).abs();
+            out.push(ScoredMove { mv: m, score });
+        }
+        out.sort_by(|a, b| b.score.cmp(&a.score).then(a.mv.cmp(&b.mv)));
+    }
+    fn evaluate(&self) -> i32 {
+        fn eval<B: Bits>(game: &Connect4) -> i32 {
+            match Geometry::<B>::new(game.width, game.height, game.k) {
+                Some(g) => Windows::new(&g).evaluate(&g, &game.position(&g)),
+                None => DRAW,
+            }
+        }
+        with_bits!(self.width, self.height, eval(self))
+    }
+}
+
+/// Which player `think` runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Player {
+    Random,
+    Greedy,
+    MonteCarlo,
+    Uct,
+    Solver,
+}
+
+impl Player {
+    /// Parses the `c4_player` option; unknown names give `None`.
+    pub fn parse(s: &str) -> Option<Player> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "random" => Some(Player::Random),
+            "greedy" | "biased" => Some(Player::Greedy),
+            "mc" | "montecarlo" | "monte-carlo" => Some(Player::MonteCarlo),
+            "uct" | "mcts" => Some(Player::Uct),
+            "solver" | "perfect" => Some(Player::Solver),
+            _ => None,
+        }
+    }
+}
+
+fn option<T: std::str::FromStr>(ctx: &ThinkContext, key: &str) -> Option<T> {
+    ctx.options.get(key).and_then(|v| v.trim().parse().ok())
+}
+
+/// The engine's move chooser for this mode: reads `ctx.options["c4_player"]` (default
+/// "solver"), respects ctx.limits (maximum = hard deadline, max_depth, max_nodes) and ctx.stop
+/// at all times, reports iterations via (ctx.report)(&Iteration{..}).
+///
+/// Other options: `c4_beam` (percent of moves kept below the root by the beam search,
+/// default 60), `c4_playouts` (Monte-Carlo playouts per move, default 400; UCT gets
+/// `c4_playouts` × width iterations unless `c4_iterations` says otherwise), `c4_uct_c`
+/// (exploration constant, default 1.4), `c4_seed` (random seed; the clock otherwise).
+pub fn think(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
+    with_bits!(game.width, game.height, think_with(game, ctx))
+}
+
+fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
+    let fallback = (0..game.width).find_map(|c| game.landing(c));
+    let mut result = SearchResult {
+        best: fallback.unwrap_or(Move::new(0, 0)),
+        score: DRAW,
+        depth: 0,
+        nodes: 0,
+        pv: fallback.into_iter().collect(),
+    };
+    let Some(g) = Geometry::<B>::new(game.width, game.height, game.k) else {
+        return result;
+    };
+    if fallback.is_none() || game.outcome().is_some() {
+        return result;
+    }
+    let p = game.position(&g);
+    let player = ctx
+        .options
+        .get("c4_player")
+        .and_then(|s| Player::parse(s))
+        .unwrap_or(Player::Solver);
+    let start = ctx.limits.start.unwrap_or_else(Instant::now);
+    let mut rng = match option::<u64>(ctx, "c4_seed") {
+        Some(seed) => players::Rng::new(seed ^ game.key),
+        None => players::Rng::from_clock(),
+    };
+    let to_move = |col: usize| game.landing(col);
+    let chosen = match player {
+        Player::Random => players::random_move(&g, &p, &mut rng).map(|c| (c, DRAW, 1, 0)),
+        Player::Greedy => players::greedy_move(&g, &p, &mut rng).map(|c| (c, DRAW, 1, 0)),
+        Player::MonteCarlo | Player::Uct => {
+            let playouts = option::<u64>(ctx, "c4_playouts").unwrap_or(DEFAULT_PLAYOUTS);
+            let cap = ctx.limits.max_nodes;
+            let soft = ctx.limits.optimum.or(ctx.limits.maximum);
+            let stop = ctx.stop.clone();
+            let hard = ctx.limits.maximum;
+            let should_stop = move |done: u64| {
+                stop.is_set()
+                    || cap.is_some_and(|c| done >= c)
+                    || soft.is_some_and(|t| Instant::now() >= t)
+                    || hard.is_some_and(|t| Instant::now() >= t)
+            };
+            let choice = if player == Player::MonteCarlo {
+                players::monte_carlo(&g, &p, playouts, &mut rng, &should_stop)
+            } else {
+                let iterations =
+                    option::<u64>(ctx, "c4_iterations").unwrap_or(playouts * game.width as u64);
+                let c = option::<f64>(ctx, "c4_uct_c").unwrap_or(DEFAULT_UCT_C);
+                players::uct(&g, &p, iterations, c, &mut rng, &should_stop)
+            };
+            choice.map(|ch| {
+                let score = ((ch.value - 0.5) * 2000.0) as i32;
+                (ch.col, score, 1, ch.playouts)
+            })
+        }
+        Player::Solver => solver_player(game, &g, &p, ctx, start),
+    };
+    if let Some((col, score, depth, nodes)) = chosen {
+        if let Some(m) = to_move(col) {
+            result.best = m;
+            result.pv = vec![m];
+        }
+        result.score = score;
+        result.depth = depth;
+        result.nodes = nodes;
+    }
+    if player != Player::Solver {
+        (ctx.report)(&Iteration {
+            depth: result.depth,
+            seldepth: result.depth,
+            score: result.score,
+            nodes: result.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: result.pv.clone(),
+        });
+    }
+    result
+}
+
+/// The perfect player: exact solve when it fits in the budget, else the beam search.
+/// Returns (column, engine score, depth, nodes).
+fn solver_player<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+) -> Option<(usize, i32, u32, u64)> {
+    let limits = ctx.limits.clone();
+    let timed = limits.maximum.is_some();
+    let solver_deadline = limits.maximum.map(|max| {
+        let total = max.saturating_duration_since(start);
+        start + Duration::from_secs_f64(total.as_secs_f64() * SOLVER_SHARE)
+    });
+    let solver_nodes = match (limits.max_nodes, timed) {
+        (Some(n), _) => Some((n as f64 * SOLVER_SHARE) as u64),
+        (None, true) => None,
+        (None, false) => Some(SOLVER_NODES_UNTIMED),
+    };
+    let stop = ctx.stop.clone();
+    let solver_stop = move || stop.is_set() || solver_deadline.is_some_and(|t| Instant::now() >= t);
+    let remaining = g.cells() - p.moves;
+    let solved = {
+        let mut guard = game.tt.lock();
+        let tt = guard.get_or_insert_with(|| TransTable::new(THINK_TT_ENTRIES));
+        let mut s = Solver::new(g, tt)
+            .with_node_limit(solver_nodes)
+            .with_stop(&solver_stop);
+        let r = s.best_move(p);
+        (r, s.nodes)
+    };
+    let mut nodes = solved.1;
+    if let (Some((score, Some(col))), _) = solved {
+        let engine_score = solver::to_engine_score(score, g.cells(), p.moves);
+        let m = game.landing(col);
+        (ctx.report)(&Iteration {
+            depth: remaining as u32,
+            seldepth: remaining as u32,
+            score: engine_score,
+            nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+        return Some((col, engine_score, remaining as u32, nodes));
+    }
+    // Not solved in budget: the beam search, within the hard limits.
+    let beam_percent = option::<u32>(ctx, "c4_beam").unwrap_or(DEFAULT_BEAM_PERCENT);
+    let max_depth = limits
+        .max_depth
+        .unwrap_or(if timed || limits.max_nodes.is_some() {
+            remaining as u32
+        } else {
+            BEAM_DEPTH_UNTIMED
+        });
+    let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(nodes).max(1));
+    let stop = ctx.stop.clone();
+    let hard = limits.maximum;
+    let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
+    let windows = Windows::new(g);
+    let mut search = BeamSearch::new(g, &windows, beam_percent, beam_nodes, &beam_stop);
+    let report = &mut ctx.report;
+    let iter_start = Instant::now();
+    let found = search.run(p, max_depth, &mut |r| {
+        let m = game.landing(r.col);
+        report(&Iteration {
+            depth: r.depth,
+            seldepth: r.depth,
+            score: r.score,
+            nodes: nodes + r.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+        // Soft limit: past the optimum, or the next iteration (a few times longer than
+        // all so far) would not end before the hard limit.
+        let now = Instant::now();
+        let past_optimum = limits.optimum.is_some_and(|t| now >= t);
+        let no_room = hard.is_some_and(|t| now + (now - iter_start) * 3 >= t);
+        !(past_optimum || no_room)
+    });
+    nodes += search.nodes;
+    let found = found.or_else(|| {
+        // Not even depth 1 finished: any move that does not lose at once.
+        let nl = p.non_losing_moves(g);
+        let pool = if nl.is_zero() { p.possible(g) } else { nl };
+        Position::columns_in(g, pool)
+            .next()
+            .map(|col| heuristic::BeamResult {
+                col,
+                score: DRAW,
+                depth: 0,
+                nodes: 0,
+            })
+    })?;
+    let score = found
+        .score
+        .clamp(-crate::search::score::WIN, crate::search::score::WIN);
+    debug_assert!(score.abs() <= crate::search::score::WIN || score.abs() < WIN_MIN);
+    Some((found.col, score, found.depth, nodes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::{Limits, Stop};
+    use std::collections::HashMap;
+
+    fn think_with_options(game: &Connect4, limits: Limits, opts: &[(&str, &str)]) -> SearchResult {
+        let options: HashMap<String, String> = opts
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        let mut report = |_: &Iteration| {};
+        let mut ctx = ThinkContext {
+            limits,
+            stop: Stop::new(),
+            report: &mut report,
+            options: &options,
+        };
+        think(game, &mut ctx)
+    }
+
+    #[test]
+    fn sizes_are_checked() {
+        assert_eq!(Connect4::new(3, 6, 4).err(), Some(SizeError::Width(3)));
+        assert_eq!(Connect4::new(7, 17, 4).err(), Some(SizeError::Height(17)));
+        assert_eq!(Connect4::new(7, 6, 1).err(), Some(SizeError::WinLength(1)));
+        assert!(Connect4::new(16, 16, 4).is_ok());
+    }
+
+    #[test]
+    fn gravity_and_errors() {
+        let mut g = Connect4::standard();
+        assert_eq!(
+            g.check_move(Move::new(3, 4)),
+            Err(MoveError::NotLandingCell)
+        );
+        assert_eq!(g.check_move(Move::new(7, 5)), Err(MoveError::OffBoard));
+        assert_eq!(g.try_play(Move::new(3, 5)), Ok(()));
+        assert_eq!(g.check_move(Move::new(3, 5)), Err(MoveError::Occupied));
+        assert_eq!(g.landing(3), Some(Move::new(3, 4)));
+        for _ in 0..5 {
+            g.play_column(3).unwrap();
+        }
+        assert_eq!(g.check_move(Move::new(3, 0)), Err(MoveError::ColumnFull));
+        assert_eq!(g.play_column(3), Err(MoveError::ColumnFull));
+        assert!(!g.pass());
+        assert_eq!(g.ply(), 6);
+    }
+
+    #[test]
+    fn wins_draws_and_undo() {
+        let mut g = Connect4::standard();
+        let key0 = g.key();
+        for c in [0, 1, 0, 1, 0, 1] {
+            g.play_column(c).unwrap();
+        }
+        assert_eq!(g.outcome(), None);
+        let k6 = g.key();
+        g.play_column(0).unwrap();
+        assert_eq!(g.outcome(), Some(Outcome::Win(Color::Black)));
+        assert_eq!(g.play_column(2), Err(MoveError::GameOver));
+        g.undo();
+        assert_eq!(g.outcome(), None);
+        assert_eq!(g.key(), k6);
+        while g.ply() > 0 {
+            g.undo();
+        }
+        assert_eq!(g.key(), key0);
+        // k = 5 is not won by four.
+        let mut g5 = Connect4::new(7, 6, 5).unwrap();
+        for c in [0, 1, 0, 1, 0, 1, 0] {
+            g5.play_column(c).unwrap();
+        }
+        assert_eq!(g5.outcome(), None);
+    }
+
+    #[test]
+    fn perft_counts_match_connect4_references() {
+        // Known Connect Four perft on 7x6: 7, 49, 343, 2401, 16807 (no wins before ply 7).
+        let mut g = Connect4::standard();
+        assert_eq!(g.perft(4), 2401);
+        assert_eq!(g.perft(5), 16807);
+    }
+
+    #[test]
+    fn candidates_put_wins_and_blocks_first() {
+        let mut g = Connect4::standard();
+        for c in [0, 1, 0, 1, 0] {
+            g.play_column(c).unwrap();
+        }
+        // White to move must block column 0.
+        let mut v = Vec::new();
+        g.candidates(&mut v);
+        assert_eq!(v[0].mv, Move::new(0, 2));
+        assert_eq!(v.len(), 7);
+    }
+
+    #[test]
+    fn solver_player_wins_fastest() {
+        let mut g = Connect4::standard();
+        for c in [3, 0, 3, 0, 3, 0] {
+            g.play_column(c).unwrap();
+        }
+        let r = think_with_options(&g, Limits::depth(4), &[]);
+        // Column 3 (0-based) wins at once; column 0 would merely block.
+        assert_eq!(r.best, Move::new(3, 2));
+        assert_eq!(r.score, crate::search::score::mate_in(1));
+    }
+
+    #[test]
+    fn every_player_answers_a_landing_cell() {
+        let mut g = Connect4::new(12, 6, 4).unwrap();
+        for c in [5, 6, 5] {
+            g.play_column(c).unwrap();
+        }
+        for name in ["random", "greedy", "mc", "uct", "solver"] {
+            let limits = Limits {
+                max_nodes: Some(20_000),
+                max_depth: Some(4),
+                ..Limits::default()
+            };
+            let r = think_with_options(
+                &g,
+                limits,
+                &[("c4_player", name), ("c4_seed", "9"), ("c4_playouts", "20")],
+            );
+            assert_eq!(g.check_move(r.best), Ok(()), "{name} played {:?}", r.best);
+        }
+        // The big board goes through the 320-bit path.
+        let g = Connect4::new(16, 16, 4).unwrap();
+        let r = think_with_options(
+            &g,
+            Limits {
+                max_nodes: Some(5_000),
+                max_depth: Some(2),
+                ..Limits::default()
+            },
+            &[],
+        );
+        assert_eq!(g.check_move(r.best), Ok(()));
+    }
+
+    #[test]
+    fn deadline_is_respected_on_an_unsolvable_board() {
+        let g = Connect4::new(12, 6, 4).unwrap();
+        let start = Instant::now();
+        let limits = Limits {
+            start: Some(start),
+            optimum: Some(start + Duration::from_millis(100)),
+            maximum: Some(start + Duration::from_millis(200)),
+            ..Limits::default()
+        };
+        let r = think_with_options(&g, limits, &[]);
+        assert_eq!(g.check_move(r.best), Ok(()));
+        assert!(r.depth >= 1);
+    }
+}

@@ -1,0 +1,265 @@
+//! `pbrain-wuzi solve`: exact scores of positions read one per line, and the benchmark over
+//! the public 7×6 sets.
+//!
+//! The input notation is the common one (played columns, 1-based, `a` = 10), optionally
+//! followed by an expected score; the output line is `position score nodes microseconds`,
+//! with ` MISMATCH expected=<e>` appended when an expected score disagrees, and
+//! `position ERROR <reason>` for a position that cannot be set up. Each position gets a
+//! fresh transposition table so that node counts do not depend on the order of the lines
+//! (the table's memory is zeroed lazily by the allocator, so this costs little).
+
+use super::bits::{Bits, Wide};
+use super::position::{parse_sequence, Geometry};
+use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
+use super::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
+use anyhow::{bail, Context};
+use std::io::{BufRead, Write};
+use std::path::Path;
+use std::time::Instant;
+
+/// Options of the `solve` subcommand.
+#[derive(Clone, Debug, PartialEq)]
+struct SolveOptions {
+    width: usize,
+    height: usize,
+    k: usize,
+    weak: bool,
+    tt_entries: usize,
+}
+
+fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
+    let mut o = SolveOptions {
+        width: 7,
+        height: 6,
+        k: DEFAULT_K,
+        weak: false,
+        tt_entries: DEFAULT_TT_ENTRIES,
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| -> anyhow::Result<usize> {
+            let v = it.next().with_context(|| format!("{name} needs a value"))?;
+            v.parse()
+                .with_context(|| format!("{name}: bad number {v:?}"))
+        };
+        match a.as_str() {
+            "--width" | "-w" => o.width = value("--width")?,
+            "--height" | "-h" => o.height = value("--height")?,
+            "--k" | "-k" => o.k = value("--k")?,
+            "--tt-entries" => o.tt_entries = value("--tt-entries")?,
+            "--weak" => o.weak = true,
+            other => bail!(
+                "unknown argument {other:?} (usage: solve [--width W] [--height H] [--k K] [--weak])"
+            ),
+        }
+    }
+    if !(MIN_SIZE..=MAX_SIZE).contains(&o.width) || !(MIN_SIZE..=MAX_SIZE).contains(&o.height) {
+        bail!(
+            "board {}x{} outside {MIN_SIZE}..={MAX_SIZE}",
+            o.width,
+            o.height
+        );
+    }
+    if !(2..=MAX_SIZE).contains(&o.k) {
+        bail!("k = {} outside 2..={MAX_SIZE}", o.k);
+    }
+    Ok(o)
+}
+
+/// One solved line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Solved {
+    pub score: i32,
+    pub nodes: u64,
+    pub micros: u128,
+}
+
+/// Solves one position string; `Err` carries the reason it cannot be set up.
+fn solve_one<B: Bits>(
+    g: &Geometry<B>,
+    seq: &str,
+    weak: bool,
+    tt_entries: usize,
+) -> Result<Solved, String> {
+    let p = parse_sequence(g, seq).map_err(|e| e.to_string())?;
+    let mut tt = TransTable::new(tt_entries);
+    let t0 = Instant::now();
+    let mut s = Solver::new(g, &mut tt);
+    let score = s.solve(&p, weak).ok_or("search aborted")?;
+    Ok(Solved {
+        score,
+        nodes: s.nodes,
+        micros: t0.elapsed().as_micros(),
+    })
+}
+
+fn run<B: Bits>(
+    o: &SolveOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
+    for line in input.lines() {
+        let line = line?;
+        let mut fields = line.split_whitespace();
+        let Some(seq) = fields.next() else { continue };
+        let expected = fields.next().map(|e| e.parse::<i32>());
+        match solve_one(&g, seq, o.weak, o.tt_entries) {
+            Ok(r) => {
+                write!(out, "{seq} {} {} {}", r.score, r.nodes, r.micros)?;
+                match expected {
+                    Some(Ok(e)) if (if o.weak { e.signum() } else { e }) != r.score => {
+                        write!(out, " MISMATCH expected={e}")?
+                    }
+                    Some(Err(_)) => write!(out, " (expected score unreadable)")?,
+                    _ => {}
+                }
+                writeln!(out)?;
+            }
+            Err(why) => writeln!(out, "{seq} ERROR {why}")?,
+        }
+        out.flush()?;
+    }
+    Ok(())
+}
+
+/// `pbrain-wuzi solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N]`:
+/// positions on `input`, one result line each on `out`.
+pub fn solve_cli(
+    args: &[String],
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let o = parse_args(args)?;
+    super::with_bits!(o.width, o.height, run(&o, input, out))
+}
+
+/// Mean figures over one benchmark set.
+#[derive(Clone, Debug)]
+pub struct SetStats {
+    pub name: String,
+    pub positions: usize,
+    pub wrong: usize,
+    pub mean_nodes: f64,
+    pub mean_micros: f64,
+}
+
+/// Solves the public 7×6 sets found in `dir` (`Test_L3_R1`, `Test_L2_R1`, `Test_L1_R1`),
+/// checks every score and writes one summary line per set to `out`. `limit` caps the
+/// positions per set.
+pub fn bench_sets(
+    dir: &Path,
+    weak: bool,
+    limit: Option<usize>,
+    out: &mut dyn Write,
+) -> anyhow::Result<Vec<SetStats>> {
+    let g = Geometry::<u64>::new(7, 6, 4).context("7x6 fits in 64 bits")?;
+    let mut all = Vec::new();
+    for name in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {}", path.display()))?;
+        let (mut n, mut wrong, mut nodes, mut micros) = (0usize, 0usize, 0u64, 0u128);
+        for line in text.lines().take(limit.unwrap_or(usize::MAX)) {
+            let mut f = line.split_whitespace();
+            let (Some(seq), Some(exp)) = (f.next(), f.next()) else {
+                continue;
+            };
+            let exp: i32 = exp
+                .parse()
+                .with_context(|| format!("bad score in {line:?}"))?;
+            let r = solve_one(&g, seq, weak, DEFAULT_TT_ENTRIES)
+                .map_err(|e| anyhow::anyhow!("{seq}: {e}"))?;
+            let exp = if weak { exp.signum() } else { exp };
+            if r.score != exp {
+                wrong += 1;
+                writeln!(out, "wrong: {seq} got {} expected {exp}", r.score)?;
+            }
+            n += 1;
+            nodes += r.nodes;
+            micros += r.micros;
+        }
+        let s = SetStats {
+            name: name.to_string(),
+            positions: n,
+            wrong,
+            mean_nodes: nodes as f64 / n.max(1) as f64,
+            mean_micros: micros as f64 / n.max(1) as f64,
+        };
+        writeln!(
+            out,
+            "{} {}: {} positions, {} wrong, mean {:.1} nodes, mean {:.1} us",
+            s.name,
+            if weak { "weak" } else { "strong" },
+            s.positions,
+            s.wrong,
+            s.mean_nodes,
+            s.mean_micros
+        )?;
+        all.push(s);
+    }
+    Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run_cli(args: &[&str], input: &str) -> String {
+        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+        let mut out = Vec::new();
+        solve_cli(&args, &mut input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn prints_score_nodes_and_time() {
+        let out = run_cli(
+            &["--tt-entries", "65536"],
+            "2252576253462244111563365343671351441 -1\n\n",
+        );
+        let f: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(f.len(), 4, "{out}");
+        assert_eq!(f[1], "-1");
+        assert!(f[2].parse::<u64>().unwrap() > 0);
+    }
+
+    #[test]
+    fn flags_mismatches_and_errors() {
+        let out = run_cli(
+            &["--tt-entries", "65536"],
+            "2252576253462244111563365343671351441 5\n11111111\n1212121\n",
+        );
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(lines[0].ends_with("MISMATCH expected=5"), "{out}");
+        assert!(
+            lines[1].contains("ERROR") && lines[1].contains("full"),
+            "{out}"
+        );
+        assert!(
+            lines[2].contains("ERROR") && lines[2].contains("won"),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn weak_gives_the_sign() {
+        let out = run_cli(
+            &["--weak", "--tt-entries", "65536"],
+            "7422341735647741166133573473242566\n",
+        );
+        assert_eq!(out.split_whitespace().nth(1), Some("1"));
+    }
+
+    #[test]
+    fn wide_boards_and_bad_args() {
+        // 12×6 notation with letters: X to move wins at once in column 4 (three stacked).
+        let out = run_cli(&["--width", "12", "--tt-entries", "65536"], "4a4a4a\n");
+        let f: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(f[1], ((12 * 6 + 1 - 6) / 2).to_string(), "{out}");
+        let args = vec!["--width".to_string(), "20".to_string()];
+        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
+        let args = vec!["--bogus".to_string()];
+        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
+    }
+}

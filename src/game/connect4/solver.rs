@@ -1,0 +1,471 @@
+//! The exact Connect Four solver, after Pascal Pons' published one.
+//!
+//! Negamax with alpha-beta on the bitboards of [`super::position`]; the exact score is found
+//! by a sequence of null-window searches that bisect the possible range (biased toward 0,
+//! where most positions lie); only moves that do not lose at once are searched, a single
+//! forced block is played without branching, and moves are tried by the number of winning
+//! cells they create (ties: centre first). The transposition table keeps upper bounds after
+//! fail-low nodes and lower bounds after cut-offs, in one slot per key: a prime-sized table
+//! indexed by key mod size with a 32-bit check, which is exact for boards of up to
+//! 55 bits (7×6 is 49) by the Chinese remainder theorem, and hashed (so near exact) beyond.
+//! At the root the moves of a mirror-symmetric position are searched on one half only.
+//!
+//! Scores follow the published convention: 0 draw, a win is (W·H + 1 − stones before the
+//! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
+//! (node budget, deadline, stop flag); an aborted call returns `None`.
+
+use super::bits::Bits;
+use super::position::{Geometry, Position};
+
+/// How often (in nodes) the abort condition is polled.
+const POLL_INTERVAL: u64 = 4096;
+/// Default table size: 8M entries of 6 bytes (about 50 MB).
+pub const DEFAULT_TT_ENTRIES: usize = 1 << 23;
+
+/// Smallest prime at or above `n` (n ≥ 2).
+pub fn next_prime(n: usize) -> usize {
+    let is_prime = |m: usize| {
+        if m < 2 {
+            return false;
+        }
+        let mut d = 2;
+        while d * d <= m {
+            if m.is_multiple_of(d) {
+                return false;
+            }
+            d += 1;
+        }
+        true
+    };
+    (n.max(2)..).find(|&m| is_prime(m)).unwrap_or(2)
+}
+
+/// Bounds stored per position; 0 means empty.
+pub struct TransTable {
+    checks: Vec<u32>,
+    values: Vec<u16>,
+}
+
+impl TransTable {
+    /// A table of the smallest prime number of entries at or above `entries`.
+    /// Memory is zeroed lazily by the allocator, so a fresh table costs only what is touched.
+    pub fn new(entries: usize) -> TransTable {
+        let n = next_prime(entries.max(2));
+        TransTable {
+            checks: vec![0; n],
+            values: vec![0; n],
+        }
+    }
+
+    #[inline]
+    fn slot(&self, digest: u64) -> (usize, u32) {
+        ((digest % self.checks.len() as u64) as usize, digest as u32)
+    }
+
+    #[inline]
+    fn get(&self, digest: u64) -> u16 {
+        let (i, check) = self.slot(digest);
+        if self.checks[i] == check {
+            self.values[i]
+        } else {
+            0
+        }
+    }
+
+    #[inline]
+    fn put(&mut self, digest: u64, value: u16) {
+        let (i, check) = self.slot(digest);
+        self.checks[i] = check;
+        self.values[i] = value;
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        self.checks.fill(0);
+        self.values.fill(0);
+    }
+}
+
+/// Exact score of a position the side to move wins with its next stone.
+#[inline]
+pub fn immediate_win_score(cells: usize, moves: usize) -> i32 {
+    ((cells + 1 - moves) / 2) as i32
+}
+
+/// The solver for one geometry. Holds the table by reference so a caller may reuse it.
+pub struct Solver<'a, B: Bits> {
+    g: &'a Geometry<B>,
+    tt: &'a mut TransTable,
+    /// Column order for ties: centre first, alternating outwards.
+    order: Vec<usize>,
+    /// Range of scores, for the bound encoding in the table.
+    min_score: i32,
+    max_score: i32,
+    pub nodes: u64,
+    node_limit: Option<u64>,
+    should_stop: Option<&'a dyn Fn() -> bool>,
+    aborted: bool,
+}
+
+impl<'a, B: Bits> Solver<'a, B> {
+    pub fn new(g: &'a Geometry<B>, tt: &'a mut TransTable) -> Solver<'a, B> {
+        let w = g.width;
+        // Pons' column order: centre, then alternately left and right of it.
+        let order = (0..w as i64)
+            .map(|i| (w as i64 / 2 + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as usize)
+            .collect::<Vec<_>>();
+        let cells = g.cells() as i32;
+        Solver {
+            g,
+            tt,
+            order,
+            min_score: -cells / 2,
+            max_score: (cells + 1) / 2,
+            nodes: 0,
+            node_limit: None,
+            should_stop: None,
+            aborted: false,
+        }
+    }
+
+    /// Abort once this many nodes have been searched (counted from creation).
+    pub fn with_node_limit(mut self, limit: Option<u64>) -> Self {
+        self.node_limit = limit;
+        self
+    }
+
+    /// Abort when this returns true (polled every few thousand nodes).
+    pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
+        self.should_stop = Some(stop);
+        self
+    }
+
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    #[inline]
+    fn check_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.node_limit.is_some_and(|l| self.nodes >= l)
+            || (self.nodes.is_multiple_of(POLL_INTERVAL) && self.should_stop.is_some_and(|f| f()))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    /// Exact score (or only its sign with `weak`); `None` if aborted.
+    /// The position must not be over (no alignment on the board, not full is fine).
+    pub fn solve(&mut self, p: &Position<B>, weak: bool) -> Option<i32> {
+        self.solve_root(p, weak).map(|(s, _)| s)
+    }
+
+    /// Exact score and a best column (fastest win, slowest loss); the column is `None` only
+    /// when the board is full. `None` if aborted.
+    pub fn best_move(&mut self, p: &Position<B>) -> Option<(i32, Option<usize>)> {
+        self.solve_root(p, false)
+    }
+
+    fn solve_root(&mut self, p: &Position<B>, weak: bool) -> Option<(i32, Option<usize>)> {
+        let g = self.g;
+        let cells = g.cells();
+        if p.moves >= cells {
+            return Some((0, None));
+        }
+        if p.can_win_next(g) {
+            let col = Position::columns_in(g, p.winning(g) & p.possible(g)).next();
+            let s = immediate_win_score(cells, p.moves);
+            return Some((if weak { s.signum() } else { s }, col));
+        }
+        let mut min = -((cells - p.moves) as i32) / 2;
+        let mut max = ((cells + 1 - p.moves) as i32) / 2;
+        if weak {
+            min = -1;
+            max = 1;
+        }
+        let mut best = None;
+        while min < max {
+            let mut med = min + (max - min) / 2;
+            if med <= 0 && min / 2 < med {
+                med = min / 2;
+            } else if med >= 0 && max / 2 > med {
+                med = max / 2;
+            }
+            let (r, col) = self.root(p, med, med + 1);
+            if self.aborted {
+                return None;
+            }
+            if r <= med {
+                max = r;
+            } else {
+                min = r;
+                best = col.or(best);
+            }
+        }
+        if best.is_none() {
+            // Every move scores the bound we started from: take the first non-losing one,
+            // else any legal column.
+            let nl = p.non_losing_moves(g);
+            let pool = if nl.is_zero() { p.possible(g) } else { nl };
+            best = self
+                .order
+                .iter()
+                .copied()
+                .find(|&c| !(pool & g.column_mask(c)).is_zero());
+        }
+        Some((min, best))
+    }
+
+    /// Sorted moves (best first) of a mask, by threats created then centre order.
+    fn sorted_moves(&self, p: &Position<B>, moves: B, out: &mut [(B, u32); 16]) -> usize {
+        let mut n = 0;
+        // Insertion in reverse centre order, popping from the back: among equal scores the
+        // centre comes first, exactly as Pons' MoveSorter.
+        for &c in self.order.iter().rev() {
+            let mv = moves & self.g.column_mask(c);
+            if mv.is_zero() {
+                continue;
+            }
+            let score = p.move_score(self.g, mv);
+            let mut pos = n;
+            while pos > 0 && out[pos - 1].1 > score {
+                out[pos] = out[pos - 1];
+                pos -= 1;
+            }
+            out[pos] = (mv, score);
+            n += 1;
+        }
+        n
+    }
+
+    /// The root of one null-window iteration: negamax that also names the move.
+    fn root(&mut self, p: &Position<B>, mut alpha: i32, beta: i32) -> (i32, Option<usize>) {
+        let g = self.g;
+        self.nodes += 1;
+        let possible = p.non_losing_moves(g);
+        if possible.is_zero() {
+            return (-((g.cells() - p.moves) as i32) / 2, None);
+        }
+        if p.moves + 2 >= g.cells() {
+            return (0, Position::columns_in(g, possible).next());
+        }
+        let symmetric = p.mirrored(g) == *p;
+        let mut moves = [(B::ZERO, 0u32); 16];
+        let n = self.sorted_moves(p, possible, &mut moves);
+        let mut best = None;
+        for i in (0..n).rev() {
+            let mv = moves[i].0;
+            let col = g.column_of(mv);
+            if symmetric && col.is_some_and(|c| c > g.width - 1 - c) {
+                continue;
+            }
+            let mut child = *p;
+            child.play(mv);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return (alpha, best);
+            }
+            if score >= beta {
+                return (score, col);
+            }
+            if score > alpha {
+                alpha = score;
+                best = col;
+            }
+        }
+        (alpha, best)
+    }
+
+    /// Pons' negamax. Precondition: the side to move cannot win at once.
+    fn negamax(&mut self, p: &Position<B>, mut alpha: i32, mut beta: i32) -> i32 {
+        self.nodes += 1;
+        if self.check_abort() {
+            return 0;
+        }
+        let g = self.g;
+        let cells = g.cells();
+        let possible = p.non_losing_moves(g);
+        if possible.is_zero() {
+            return -((cells - p.moves) as i32) / 2;
+        }
+        if p.moves + 2 >= cells {
+            return 0;
+        }
+        let mut min = -((cells - 2 - p.moves) as i32) / 2;
+        if alpha < min {
+            alpha = min;
+            if alpha >= beta {
+                return alpha;
+            }
+        }
+        let mut max = ((cells - 1 - p.moves) as i32) / 2;
+        if beta > max {
+            beta = max;
+            if alpha >= beta {
+                return beta;
+            }
+        }
+        let digest = p.key().digest();
+        let val = self.tt.get(digest) as i32;
+        if val != 0 {
+            if val > self.max_score - self.min_score + 1 {
+                min = val + 2 * self.min_score - self.max_score - 2;
+                if alpha < min {
+                    alpha = min;
+                    if alpha >= beta {
+                        return alpha;
+                    }
+                }
+            } else {
+                max = val + self.min_score - 1;
+                if beta > max {
+                    beta = max;
+                    if alpha >= beta {
+                        return beta;
+                    }
+                }
+            }
+        }
+        let mut moves = [(B::ZERO, 0u32); 16];
+        let n = self.sorted_moves(p, possible, &mut moves);
+        for i in (0..n).rev() {
+            let mut child = *p;
+            child.play(moves[i].0);
+            let score = -self.negamax(&child, -beta, -alpha);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                let v = score + self.max_score - 2 * self.min_score + 2;
+                self.tt.put(digest, v as u16);
+                return score;
+            }
+            if score > alpha {
+                alpha = score;
+            }
+        }
+        self.tt.put(digest, (alpha - self.min_score + 1) as u16);
+        alpha
+    }
+}
+
+/// Converts an exact solver score into the engine's score scale (plies to the result).
+pub fn to_engine_score(score: i32, cells: usize, moves: usize) -> i32 {
+    use crate::search::score::{mate_in, mated_in};
+    let cells = cells as i32;
+    let moves = moves as i32;
+    if score > 0 {
+        // The mover wins with its j-th next stone (j = 0: now).
+        let j = (cells + 1 - moves) / 2 - score;
+        mate_in((2 * j + 1).max(1) as u32)
+    } else if score < 0 {
+        let j = (cells - moves) / 2 + score;
+        mated_in((2 * j + 2).max(2) as u32)
+    } else {
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::position::parse_sequence;
+    use super::*;
+
+    fn solve7(seq: &str) -> (i32, u64) {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        let p = parse_sequence(&g, seq).unwrap();
+        let mut s = Solver::new(&g, &mut tt);
+        let score = s.solve(&p, false).unwrap();
+        (score, s.nodes)
+    }
+
+    #[test]
+    fn centre_out_order() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut tt = TransTable::new(16);
+        assert_eq!(Solver::new(&g, &mut tt).order, vec![3, 2, 4, 1, 5, 0, 6]);
+        let g = Geometry::<u64>::new(4, 4, 4).unwrap();
+        let mut tt = TransTable::new(16);
+        assert_eq!(Solver::new(&g, &mut tt).order, vec![2, 1, 3, 0]);
+    }
+
+    #[test]
+    fn primes() {
+        assert_eq!(next_prime(8), 11);
+        assert_eq!(next_prime(13), 13);
+        assert_eq!(next_prime(1 << 23), 8_388_617);
+    }
+
+    /// Positions and scores from the public Test_L3_R1 set.
+    #[test]
+    fn endgame_scores_are_exact() {
+        assert_eq!(solve7("2252576253462244111563365343671351441").0, -1);
+        assert_eq!(solve7("7422341735647741166133573473242566").0, 1);
+        assert_eq!(solve7("23163416124767223154467471272416755633").0, 0);
+    }
+
+    #[test]
+    fn immediate_win_and_forced_loss() {
+        // X has three in column 1 and is to move: wins with the 7th stone: (43 - 6) / 2.
+        assert_eq!(solve7("121212").0, 18);
+        // O to move cannot stop two threats: X wins with its 4th stone... as a loss for O.
+        let (s, _) = solve7("4455");
+        assert!(
+            s > 0,
+            "the first player to move with 44 55 played wins: {s}"
+        );
+    }
+
+    #[test]
+    fn node_limit_aborts() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        let p = Position::empty();
+        let mut s = Solver::new(&g, &mut tt).with_node_limit(Some(1000));
+        assert_eq!(s.solve(&p, false), None);
+        assert!(s.aborted());
+    }
+
+    #[test]
+    fn best_move_finds_the_fastest_win() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        // X: 4,4,4 (col 3) ; O: 1,1 ; X to move wins in column 4 at once.
+        let p = parse_sequence(&g, "414141").unwrap();
+        let mut s = Solver::new(&g, &mut tt);
+        assert_eq!(s.best_move(&p), Some((18, Some(3))));
+    }
+
+    #[test]
+    fn small_boards_and_other_k() {
+        // 4×4, k=4: a known draw.
+        let g = Geometry::<u64>::new(4, 4, 4).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        assert_eq!(
+            Solver::new(&g, &mut tt).solve(&Position::empty(), false),
+            Some(0)
+        );
+        // k=3 on 5×4: the first player wins (three in a row is easy to force).
+        let g = Geometry::<u64>::new(5, 4, 3).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        let s = Solver::new(&g, &mut tt)
+            .solve(&Position::empty(), false)
+            .unwrap();
+        assert!(s > 0);
+    }
+
+    #[test]
+    fn engine_score_conversion() {
+        use crate::search::score::{mate_in, mated_in};
+        // Immediate win at move 6 on 7x6: score 18 → mate in 1 ply.
+        assert_eq!(to_engine_score(18, 42, 6), mate_in(1));
+        assert_eq!(to_engine_score(17, 42, 6), mate_in(3));
+        // Loss: the opponent wins with its next stone: opponent score (42-6)/2 = 18.
+        assert_eq!(to_engine_score(-18, 42, 6), mated_in(2));
+        assert_eq!(to_engine_score(0, 42, 6), 0);
+    }
+}

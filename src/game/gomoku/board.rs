@@ -1,0 +1,846 @@
+//! The gomoku board: stones as one bit row per colour, and every derived structure the
+//! evaluation and the search read, all kept incrementally.
+//!
+//! Per cell and direction a line key (see [`super::pattern`]) is updated by XOR for the at
+//! most 40 cells on the four lines through a played stone; for each of those that is empty,
+//! its directional patterns, its [`Code`] per colour and its evaluation value are looked up
+//! again. Totals over empty cells (value per colour, number of cells per code and colour) are
+//! adjusted by removing a cell's old contribution and adding its new one, so the evaluation
+//! and the forced-move tests are O(1) reads. Patterns of occupied cells are left stale and
+//! rebuilt from their (always current) keys when the stone is taken back. Influence and the
+//! Zobrist key are updated the same way. Undo replays the same XORs; the per-ply record keeps
+//! only what is costly to recompute: the outcome the move produced (renju fouls need a
+//! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
+
+use super::params;
+use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::rules::Rule;
+use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
+use std::fmt;
+use std::marker::PhantomData;
+use std::sync::OnceLock;
+
+/// Smallest supported board side.
+pub const MIN_SIZE: usize = 5;
+/// Largest supported board side (one `u32` row mask per colour).
+pub const MAX_SIZE: usize = 32;
+
+/// The four line directions as `(dx, dy)`: horizontal, vertical, diagonal, anti-diagonal.
+pub const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
+
+/// A board size outside `MIN_SIZE..=MAX_SIZE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeError {
+    pub width: usize,
+    pub height: usize,
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "board size {}x{} is not supported (each side {}..={})",
+            self.width, self.height, MIN_SIZE, MAX_SIZE
+        )
+    }
+}
+
+impl std::error::Error for SizeError {}
+
+/// Why an ASCII picture could not be turned into a board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AsciiError {
+    /// A character other than `.`, `X`, `O`, `#` (spaces are ignored).
+    BadChar(char),
+    /// Rows of different lengths.
+    Ragged,
+    Size(SizeError),
+}
+
+impl fmt::Display for AsciiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AsciiError::BadChar(c) => write!(f, "unexpected character {c:?} in board picture"),
+            AsciiError::Ragged => f.write_str("board picture rows differ in length"),
+            AsciiError::Size(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AsciiError {}
+
+/// Cell value in line keys for a stone of colour `c`.
+#[inline]
+pub(super) fn stone_bits(c: Color) -> u32 {
+    c.index() as u32 + 1
+}
+
+const fn splitmix64(state: u64) -> (u64, u64) {
+    let s = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = s;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (s, z ^ (z >> 31))
+}
+
+/// Zobrist keys per colour and cell (`y * 32 + x`, so the same cell has the same key on
+/// every board size), then the side-to-move key; a fixed seed keeps them reproducible.
+static ZOBRIST: ([[u64; MAX_SIZE * MAX_SIZE]; 2], u64) = {
+    let mut t = [[0u64; MAX_SIZE * MAX_SIZE]; 2];
+    let mut s = 0x5755_5A49_474F_4D4Bu64;
+    let mut c = 0;
+    while c < 2 {
+        let mut i = 0;
+        while i < MAX_SIZE * MAX_SIZE {
+            let (ns, v) = splitmix64(s);
+            s = ns;
+            t[c][i] = v;
+            i += 1;
+        }
+        c += 1;
+    }
+    let (_, side) = splitmix64(s);
+    (t, side)
+};
+
+#[inline]
+fn zobrist(c: Color, x: usize, y: usize) -> u64 {
+    ZOBRIST.0[c.index()][y * MAX_SIZE + x]
+}
+
+/// Everything kept per cell. Patterns, codes and values are meaningful only while the cell
+/// is empty; keys and influence always are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Cell {
+    pub key: [u32; 4],
+    pub pat: [[Pattern; 4]; 2],
+    pub code: [Code; 2],
+    pub value: [i32; 2],
+    pub influence: [u16; 2],
+}
+
+/// The per-ply record: the move (None for a pass) and the outcome it produced.
+#[derive(Clone, Copy, Debug)]
+struct StateInfo {
+    mv: Option<Move>,
+    outcome: Option<Outcome>,
+}
+
+/// A gomoku position under rule `R`. See the module documentation for what is kept.
+#[derive(Clone)]
+pub struct Board<R: Rule> {
+    width: usize,
+    height: usize,
+    stones: [[u32; MAX_SIZE]; 2],
+    walls: [u32; MAX_SIZE],
+    pub(super) cells: Vec<Cell>,
+    code_count: [[u16; NUM_CODES]; 2],
+    eval_total: [i32; 2],
+    hash: u64,
+    history: Vec<StateInfo>,
+    /// Stones plus walls.
+    occupied: usize,
+    tables: [&'static LineTable; 2],
+    _rule: PhantomData<R>,
+}
+
+impl<R: Rule> fmt::Debug for Board<R> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "Board<{}> {}x{}", R::NAME, self.width, self.height)?;
+        f.write_str(&self.to_ascii())
+    }
+}
+
+impl<R: Rule> Board<R> {
+    /// An empty board; each side must be in `MIN_SIZE..=MAX_SIZE`. Builds the rule's pattern
+    /// tables on first use.
+    pub fn new(width: usize, height: usize) -> Result<Board<R>, SizeError> {
+        let ok = |s: usize| (MIN_SIZE..=MAX_SIZE).contains(&s);
+        if !ok(width) || !ok(height) {
+            return Err(SizeError { width, height });
+        }
+        let mut b = Board {
+            width,
+            height,
+            stones: [[0; MAX_SIZE]; 2],
+            walls: [0; MAX_SIZE],
+            cells: vec![Cell::default(); width * height],
+            code_count: [[0; NUM_CODES]; 2],
+            eval_total: [0; 2],
+            hash: 0,
+            history: Vec::with_capacity(width * height),
+            occupied: 0,
+            tables: [table(R::BLACK), table(R::WHITE)],
+            _rule: PhantomData,
+        };
+        for y in 0..height {
+            for x in 0..width {
+                let i = b.idx(x, y);
+                b.cells[i].key = b.scratch_keys(x, y);
+                b.refresh_all_dirs(i);
+                b.recode(i);
+                b.add_contribution(i);
+            }
+        }
+        Ok(b)
+    }
+
+    /// Builds a position from a picture: one line per row, `.` empty, `X` black, `O` white,
+    /// `#` wall; spaces and blank lines are ignored. Stones are played alternately in
+    /// row-major order (passes fill in when one colour has more), then a pass if needed so
+    /// that `to_move` is on move. Meant for tests, benches and docs.
+    pub fn from_ascii(picture: &str, to_move: Color) -> Result<Board<R>, AsciiError> {
+        let rows: Vec<Vec<char>> = picture
+            .lines()
+            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
+            .filter(|r| !r.is_empty())
+            .collect();
+        let width = rows.first().map_or(0, |r| r.len());
+        if rows.iter().any(|r| r.len() != width) {
+            return Err(AsciiError::Ragged);
+        }
+        let mut b = Board::new(width, rows.len()).map_err(AsciiError::Size)?;
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for (y, row) in rows.iter().enumerate() {
+            for (x, &ch) in row.iter().enumerate() {
+                let m = Move::new(x as u8, y as u8);
+                match ch {
+                    '.' => {}
+                    'X' | 'x' => black.push(m),
+                    'O' | 'o' => white.push(m),
+                    '#' => {
+                        // The cell is on the board and still empty, so this cannot fail.
+                        let _ = b.place_wall(m);
+                    }
+                    other => return Err(AsciiError::BadChar(other)),
+                }
+            }
+        }
+        for k in 0..black.len().max(white.len()) {
+            for list in [&black, &white] {
+                match list.get(k) {
+                    Some(&m) => b.play(m),
+                    None => {
+                        b.pass();
+                    }
+                }
+            }
+        }
+        // The last round may have ended with a pass for white; drop nothing, just fix the turn.
+        if b.side_to_move() != to_move {
+            b.pass();
+        }
+        Ok(b)
+    }
+
+    /// Field 3 of BOARD (continuous mode): a cell blocked for both sides. Counted in no
+    /// player's patterns (acts as a block for both; in caro it does not count as an opponent
+    /// stone). Ok only on an empty on-board cell. Walls are not moves: undo keeps them.
+    pub fn place_wall(&mut self, m: Move) -> Result<(), MoveError> {
+        let (x, y) = self.coords(m).ok_or(MoveError::OffBoard)?;
+        if !self.is_empty_xy(x, y) {
+            return Err(MoveError::Occupied);
+        }
+        self.put(x, y, BLOCKED);
+        Ok(())
+    }
+
+    /// Renju: every empty cell forbidden for black right now (any side to move), row-major.
+    /// Empty under other rules.
+    pub fn forbidden_points(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        if !R::RENJU {
+            return out;
+        }
+        let mut scratch: Option<Board<R>> = None;
+        for y in 0..self.height {
+            for x in 0..self.width {
+                if !self.is_empty_xy(x, y) {
+                    continue;
+                }
+                let m = Move::new(x as u8, y as u8);
+                if self.forbidden_with(&mut scratch, x, y) {
+                    out.push(m);
+                }
+            }
+        }
+        out
+    }
+
+    /// A readable picture for logs/tests: one line per row, `.` empty, `X` black, `O` white,
+    /// `#` wall.
+    pub fn to_ascii(&self) -> String {
+        let mut s = String::with_capacity((self.width + 1) * self.height);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let bit = 1u32 << x;
+                s.push(if self.stones[0][y] & bit != 0 {
+                    'X'
+                } else if self.stones[1][y] & bit != 0 {
+                    'O'
+                } else if self.walls[y] & bit != 0 {
+                    '#'
+                } else {
+                    '.'
+                });
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    // ---- pattern accessors (for evaluation, ordering and threat search) ----
+
+    /// The combined threat code `c` gets by playing the empty cell `m` (None for occupied or
+    /// off-board cells). Renju black: [`Code::Forbidden`] marks certain fouls; a
+    /// [`Code::DoubleThree`] may still be a fake one (see [`Board::is_forbidden_black`]).
+    #[inline]
+    pub fn code(&self, m: Move, c: Color) -> Code {
+        match self.coords(m) {
+            Some((x, y)) if self.is_empty_xy(x, y) => self.cells[self.idx(x, y)].code[c.index()],
+            _ => Code::None,
+        }
+    }
+
+    /// The pattern `c` makes along direction `dir` (index into [`DIRS`]) by playing the empty
+    /// cell `m` (None for occupied or off-board cells or `dir > 3`).
+    #[inline]
+    pub fn pattern(&self, m: Move, c: Color, dir: usize) -> Pattern {
+        match self.coords(m) {
+            Some((x, y)) if dir < 4 && self.is_empty_xy(x, y) => {
+                self.cells[self.idx(x, y)].pat[c.index()][dir]
+            }
+            _ => Pattern::None,
+        }
+    }
+
+    /// The four directional patterns `c` makes by playing the empty cell `m`.
+    #[inline]
+    pub fn patterns(&self, m: Move, c: Color) -> [Pattern; 4] {
+        match self.coords(m) {
+            Some((x, y)) if self.is_empty_xy(x, y) => self.cells[self.idx(x, y)].pat[c.index()],
+            _ => [Pattern::None; 4],
+        }
+    }
+
+    /// Weighted count of `c`'s stones near `m` (see [`params::INFLUENCE`]); 0 off the board.
+    #[inline]
+    pub fn influence(&self, m: Move, c: Color) -> u16 {
+        self.coords(m)
+            .map_or(0, |(x, y)| self.cells[self.idx(x, y)].influence[c.index()])
+    }
+
+    /// How many empty cells give `c` the code `code` right now (O(1)).
+    #[inline]
+    pub fn code_count(&self, c: Color, code: Code) -> usize {
+        self.code_count[c.index()][code as usize] as usize
+    }
+
+    /// The empty cells where `c` has code `code`, row-major.
+    pub fn cells_with_code(&self, c: Color, code: Code) -> Vec<Move> {
+        let mut v = Vec::new();
+        if self.code_count(c, code) == 0 {
+            return v;
+        }
+        self.for_each_empty(|b, x, y| {
+            if b.cells[b.idx(x, y)].code[c.index()] == code {
+                v.push(Move::new(x as u8, y as u8));
+            }
+        });
+        v
+    }
+
+    /// Sum of the evaluation values of the empty cells for `c` (eval points).
+    #[inline]
+    pub fn eval_total(&self, c: Color) -> i32 {
+        self.eval_total[c.index()]
+    }
+
+    /// Whether `m` is on the board and holds neither a stone nor a wall.
+    #[inline]
+    pub fn is_empty(&self, m: Move) -> bool {
+        self.coords(m).is_some_and(|(x, y)| self.is_empty_xy(x, y))
+    }
+
+    /// Whether any stone (not counting walls) is on the board.
+    #[inline]
+    pub fn has_stones(&self) -> bool {
+        self.stones.iter().flatten().any(|&r| r != 0)
+    }
+
+    // ---- internals ----
+
+    #[inline]
+    pub(super) fn idx(&self, x: usize, y: usize) -> usize {
+        y * self.width + x
+    }
+
+    #[inline]
+    pub(super) fn coords(&self, m: Move) -> Option<(usize, usize)> {
+        let (x, y) = (m.x as usize, m.y as usize);
+        (x < self.width && y < self.height).then_some((x, y))
+    }
+
+    #[inline]
+    pub(super) fn on_board(&self, x: i32, y: i32) -> bool {
+        x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height
+    }
+
+    #[inline]
+    pub(super) fn is_empty_xy(&self, x: usize, y: usize) -> bool {
+        (self.stones[0][y] | self.stones[1][y] | self.walls[y]) & (1 << x) == 0
+    }
+
+    #[inline]
+    pub(super) fn color_at(&self, x: usize, y: usize) -> Option<Color> {
+        let bit = 1u32 << x;
+        if self.stones[0][y] & bit != 0 {
+            Some(Color::Black)
+        } else if self.stones[1][y] & bit != 0 {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    /// Calls `f` for every empty cell, row-major, by walking the free bits of each row.
+    pub(super) fn for_each_empty(&self, mut f: impl FnMut(&Self, usize, usize)) {
+        let full = self.row_mask();
+        for y in 0..self.height {
+            let mut free = !(self.stones[0][y] | self.stones[1][y] | self.walls[y]) & full;
+            while free != 0 {
+                let x = free.trailing_zeros() as usize;
+                free &= free - 1;
+                f(self, x, y);
+            }
+        }
+    }
+
+    #[inline]
+    pub(super) fn row_mask(&self) -> u32 {
+        if self.width == 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.width) - 1
+        }
+    }
+
+    /// Empty cells within `params::NEAR` (Chebyshev) of a stone, as row masks.
+    pub(super) fn near_mask(&self) -> [u32; MAX_SIZE] {
+        let full = self.row_mask();
+        let mut spread = [0u32; MAX_SIZE];
+        for (y, s) in spread.iter_mut().enumerate().take(self.height) {
+            let mut m = self.stones[0][y] | self.stones[1][y];
+            for k in 1..=params::NEAR {
+                m |= (m << k) | (m >> k);
+            }
+            *s = m & full;
+        }
+        let mut near = [0u32; MAX_SIZE];
+        for (y, n) in near.iter_mut().enumerate().take(self.height) {
+            let lo = y.saturating_sub(params::NEAR);
+            let hi = (y + params::NEAR).min(self.height - 1);
+            let mut m = 0;
+            for s in &spread[lo..=hi] {
+                m |= s;
+            }
+            *n = m & !(self.stones[0][y] | self.stones[1][y] | self.walls[y]);
+        }
+        near
+    }
+
+    /// The line keys of a cell computed by reading the board (also the reference for the
+    /// incremental keys in [`Board::check_invariants`]).
+    fn scratch_keys(&self, x: usize, y: usize) -> [u32; 4] {
+        let mut keys = [0u32; 4];
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            for o in (-HALF..0).chain(1..=HALF) {
+                let (qx, qy) = (x as i32 + o * dx, y as i32 + o * dy);
+                let v = if !self.on_board(qx, qy) {
+                    BLOCKED
+                } else {
+                    let (qx, qy) = (qx as usize, qy as usize);
+                    match self.color_at(qx, qy) {
+                        Some(c) => stone_bits(c),
+                        None if self.walls[qy] & (1 << qx) != 0 => BLOCKED,
+                        None => 0,
+                    }
+                };
+                keys[d] |= v << (2 * super::pattern::slot(o));
+            }
+        }
+        keys
+    }
+
+    #[inline]
+    fn refresh_dir(&mut self, i: usize, d: usize) {
+        let key = self.cells[i].key[d];
+        let cell = &mut self.cells[i];
+        cell.pat[0][d] = self.tables[0].get(key, Color::Black);
+        cell.pat[1][d] = self.tables[1].get(key, Color::White);
+    }
+
+    fn refresh_all_dirs(&mut self, i: usize) {
+        for d in 0..4 {
+            self.refresh_dir(i, d);
+        }
+    }
+
+    /// Recomputes a cell's codes and values from its patterns.
+    #[inline]
+    fn recode(&mut self, i: usize) {
+        let table = combo_table();
+        let cell = &mut self.cells[i];
+        for col in 0..2 {
+            let (code, value) =
+                table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
+            cell.code[col] = code;
+            cell.value[col] = value;
+        }
+    }
+
+    #[inline]
+    fn add_contribution(&mut self, i: usize) {
+        let cell = &self.cells[i];
+        for col in 0..2 {
+            self.code_count[col][cell.code[col] as usize] += 1;
+            self.eval_total[col] += cell.value[col];
+        }
+    }
+
+    #[inline]
+    fn remove_contribution(&mut self, i: usize) {
+        let cell = &self.cells[i];
+        for col in 0..2 {
+            self.code_count[col][cell.code[col] as usize] -= 1;
+            self.eval_total[col] -= cell.value[col];
+        }
+    }
+
+    /// XORs `v` into the keys of every cell whose window holds `(x, y)` and refreshes the
+    /// empty ones.
+    fn update_lines(&mut self, x: usize, y: usize, v: u32) {
+        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+            for o in (-HALF..0).chain(1..=HALF) {
+                // (x, y) sits `o` steps from q along the direction.
+                let (qx, qy) = (x as i32 - o * dx, y as i32 - o * dy);
+                if !self.on_board(qx, qy) {
+                    continue;
+                }
+                let (qx, qy) = (qx as usize, qy as usize);
+                let q = self.idx(qx, qy);
+                let key = self.cells[q].key[d] ^ (v << (2 * super::pattern::slot(o)));
+                self.cells[q].key[d] = key;
+                if !self.is_empty_xy(qx, qy) {
+                    continue;
+                }
+                let black = self.tables[0].get(key, Color::Black);
+                let white = self.tables[1].get(key, Color::White);
+                let pat = &self.cells[q].pat;
+                // Far cells often keep their pattern: then code and value stand too.
+                if pat[0][d] == black && pat[1][d] == white {
+                    continue;
+                }
+                self.remove_contribution(q);
+                self.cells[q].pat[0][d] = black;
+                self.cells[q].pat[1][d] = white;
+                self.recode(q);
+                self.add_contribution(q);
+            }
+        }
+    }
+
+    fn spread_influence(&mut self, x: usize, y: usize, c: Color, add: bool) {
+        for dy in -2i32..=2 {
+            for dx in -2i32..=2 {
+                let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                if !self.on_board(qx, qy) {
+                    continue;
+                }
+                let w = params::INFLUENCE[(dy + 2) as usize][(dx + 2) as usize];
+                let q = self.idx(qx as usize, qy as usize);
+                let inf = &mut self.cells[q].influence[c.index()];
+                *inf = if add { *inf + w } else { *inf - w };
+            }
+        }
+    }
+
+    /// Puts a stone (`v` = 1 black, 2 white) or a wall (`v` = 3) on an empty cell, updating
+    /// every derived structure. No history, no side to move: `play` and the renju
+    /// foul test build on this.
+    pub(super) fn put(&mut self, x: usize, y: usize, v: u32) {
+        let i = self.idx(x, y);
+        self.remove_contribution(i);
+        match v {
+            1 | 2 => {
+                let c = if v == 1 { Color::Black } else { Color::White };
+                self.stones[c.index()][y] |= 1 << x;
+                self.hash ^= zobrist(c, x, y);
+                self.spread_influence(x, y, c, true);
+            }
+            _ => self.walls[y] |= 1 << x,
+        }
+        self.occupied += 1;
+        self.update_lines(x, y, v);
+    }
+
+    /// Exactly undoes [`Board::put`] of the same `v`.
+    pub(super) fn take(&mut self, x: usize, y: usize, v: u32) {
+        match v {
+            1 | 2 => {
+                let c = if v == 1 { Color::Black } else { Color::White };
+                self.stones[c.index()][y] &= !(1 << x);
+                self.hash ^= zobrist(c, x, y);
+                self.spread_influence(x, y, c, false);
+            }
+            _ => self.walls[y] &= !(1 << x),
+        }
+        self.occupied -= 1;
+        self.update_lines(x, y, v);
+        let i = self.idx(x, y);
+        self.refresh_all_dirs(i);
+        self.recode(i);
+        self.add_contribution(i);
+    }
+
+    /// The outcome of `c` playing the empty cell `(x, y)`, judged before the stone goes down.
+    fn outcome_of(&mut self, x: usize, y: usize, c: Color) -> Option<Outcome> {
+        let i = self.idx(x, y);
+        if self.cells[i].pat[c.index()].contains(&Pattern::Five) {
+            return Some(Outcome::Win(c));
+        }
+        if R::RENJU && c == Color::Black && self.forbidden_at(x, y, params::FORBIDDEN_DEPTH) {
+            return Some(Outcome::Win(Color::White));
+        }
+        None
+    }
+
+    /// Recomputes every incremental structure from the stones, walls and move history and
+    /// compares: bitboards, line keys, patterns, codes, values, per-code counts, totals,
+    /// influence, Zobrist key, occupancy. A test and debugging aid (O(cells)); `Err` names
+    /// the first difference.
+    pub fn check_invariants(&self) -> Result<(), String> {
+        let mut stones = [[0u32; MAX_SIZE]; 2];
+        let mut hash = 0;
+        for (k, st) in self.history.iter().enumerate() {
+            if let Some(m) = st.mv {
+                let c = if k % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let (x, y) = (m.x as usize, m.y as usize);
+                if stones[0][y] & (1 << x) != 0 || stones[1][y] & (1 << x) != 0 {
+                    return Err(format!("history plays {m} twice"));
+                }
+                stones[c.index()][y] |= 1 << x;
+                hash ^= zobrist(c, x, y);
+            }
+        }
+        if stones != self.stones {
+            return Err("bitboards differ from the history".into());
+        }
+        if hash != self.hash {
+            return Err("zobrist key differs".into());
+        }
+        let walls: usize = self.walls.iter().map(|w| w.count_ones() as usize).sum();
+        let nstones: usize = self.history.iter().filter(|s| s.mv.is_some()).count();
+        if walls + nstones != self.occupied {
+            return Err("occupied count differs".into());
+        }
+        let mut counts = [[0u16; NUM_CODES]; 2];
+        let mut totals = [0i32; 2];
+        for y in 0..self.height {
+            for x in 0..self.width {
+                let cell = &self.cells[self.idx(x, y)];
+                let keys = self.scratch_keys(x, y);
+                if keys != cell.key {
+                    return Err(format!("line keys differ at {x},{y}"));
+                }
+                let mut infl = [0u16; 2];
+                for dy in -2i32..=2 {
+                    for dx in -2i32..=2 {
+                        let (qx, qy) = (x as i32 + dx, y as i32 + dy);
+                        if self.on_board(qx, qy) {
+                            if let Some(c) = self.color_at(qx as usize, qy as usize) {
+                                infl[c.index()] +=
+                                    params::INFLUENCE[(dy + 2) as usize][(dx + 2) as usize];
+                            }
+                        }
+                    }
+                }
+                if infl != cell.influence {
+                    return Err(format!("influence differs at {x},{y}"));
+                }
+                if !self.is_empty_xy(x, y) {
+                    continue;
+                }
+                for (col, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    let mut pats = [Pattern::None; 4];
+                    for d in 0..4 {
+                        pats[d] = self.tables[col].get(keys[d], color);
+                    }
+                    if pats != cell.pat[col] {
+                        return Err(format!("patterns differ at {x},{y} colour {col}"));
+                    }
+                    let (code, value) = code_and_value(&pats, R::RENJU && col == 0);
+                    if code != cell.code[col] || value != cell.value[col] {
+                        return Err(format!("code or value differs at {x},{y} colour {col}"));
+                    }
+                    counts[col][code as usize] += 1;
+                    totals[col] += value;
+                }
+            }
+        }
+        if counts != self.code_count {
+            return Err("per-code counts differ".into());
+        }
+        if totals != self.eval_total {
+            return Err("evaluation totals differ".into());
+        }
+        Ok(())
+    }
+}
+
+/// Index of four directional patterns in [`combo_table`].
+#[inline]
+fn combo_index(p: &[Pattern; 4]) -> usize {
+    ((p[0] as usize * 10 + p[1] as usize) * 10 + p[2] as usize) * 10 + p[3] as usize
+}
+
+/// [`code_and_value`] for every combination of four patterns (`[renju_black][index]`), so
+/// the hot update is one lookup; 2 × 10^4 entries, built once.
+fn combo_table() -> &'static [Vec<(Code, i32)>; 2] {
+    static TABLE: OnceLock<[Vec<(Code, i32)>; 2]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let build = |renju_black: bool| {
+            let mut v = vec![(Code::None, 0); 10_000];
+            for (i, e) in v.iter_mut().enumerate() {
+                let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
+                *e = code_and_value(&[p(0), p(1), p(2), p(3)], renju_black);
+            }
+            v
+        };
+        [build(false), build(true)]
+    })
+}
+
+/// A cell's code and evaluation value for one colour from its four patterns.
+#[inline]
+fn code_and_value(pats: &[Pattern; 4], renju_black: bool) -> (Code, i32) {
+    let code = combine(pats, renju_black);
+    if code == Code::Forbidden {
+        return (code, 0);
+    }
+    let v: i32 = pats
+        .iter()
+        .map(|&p| params::PATTERN_VALUE[p as usize])
+        .sum();
+    (code, v + params::CODE_VALUE[code as usize])
+}
+
+impl<R: Rule> Game for Board<R> {
+    fn width(&self) -> usize {
+        self.width
+    }
+
+    fn height(&self) -> usize {
+        self.height
+    }
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        if self.history.len().is_multiple_of(2) {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    fn ply(&self) -> usize {
+        self.history.len()
+    }
+
+    fn stone_at(&self, m: Move) -> Option<Color> {
+        self.coords(m).and_then(|(x, y)| self.color_at(x, y))
+    }
+
+    fn last_move(&self) -> Option<Move> {
+        self.history.last().and_then(|s| s.mv)
+    }
+
+    fn check_move(&self, m: Move) -> Result<(), MoveError> {
+        let (x, y) = self.coords(m).ok_or(MoveError::OffBoard)?;
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        if !self.is_empty_xy(x, y) {
+            return Err(MoveError::Occupied);
+        }
+        Ok(())
+    }
+
+    fn play(&mut self, m: Move) {
+        let Some((x, y)) = self.coords(m) else {
+            return;
+        };
+        if !self.is_empty_xy(x, y) {
+            return;
+        }
+        let c = self.side_to_move();
+        let decided = self.outcome_of(x, y, c);
+        self.put(x, y, stone_bits(c));
+        let outcome = decided
+            .or_else(|| (self.occupied == self.width * self.height).then_some(Outcome::Draw));
+        self.history.push(StateInfo {
+            mv: Some(m),
+            outcome,
+        });
+    }
+
+    fn pass(&mut self) -> bool {
+        let outcome = self.history.last().and_then(|s| s.outcome);
+        self.history.push(StateInfo { mv: None, outcome });
+        true
+    }
+
+    fn undo(&mut self) {
+        let Some(st) = self.history.pop() else {
+            return;
+        };
+        if let Some(m) = st.mv {
+            // After the pop, the side to move is the one that played `m`.
+            let c = self.side_to_move();
+            self.take(m.x as usize, m.y as usize, stone_bits(c));
+        }
+    }
+
+    #[inline]
+    fn outcome(&self) -> Option<Outcome> {
+        match self.history.last() {
+            Some(st) => st.outcome,
+            None => (self.occupied == self.width * self.height).then_some(Outcome::Draw),
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> u64 {
+        match self.side_to_move() {
+            Color::Black => self.hash,
+            Color::White => self.hash ^ ZOBRIST.1,
+        }
+    }
+
+    fn is_forbidden(&self, m: Move) -> bool {
+        R::RENJU && self.side_to_move() == Color::Black && self.is_forbidden_black(m)
+    }
+
+    fn candidates(&self, out: &mut Vec<ScoredMove>) {
+        self.generate(out);
+    }
+
+    fn evaluate(&self) -> i32 {
+        self.static_eval()
+    }
+}

@@ -1,0 +1,196 @@
+//! Candidate moves and the static evaluation, both read from the incremental per-cell codes.
+//!
+//! Candidates follow the forced-move rules a threat-aware search wants, strongest first:
+//! 1. the side to move can make five: those moves only;
+//! 2. the opponent has a five point: only the blocks (renju black: forbidden blocks are
+//!    dropped; if every block is forbidden black is lost anyway and the ordinary list is
+//!    returned, so the search still has legal non-foul moves to try);
+//! 3. the opponent can make an open four or double four next move (it has a three): the
+//!    cells that leave it no such move (found by trying each cell on the threat lines), plus
+//!    every move of ours that makes a four (it forces a reply, and may win). If no single
+//!    cell stops every threat, all tried cells are kept;
+//! 4. otherwise the empty cells within `params::NEAR` of a stone (the centre on an empty
+//!    board).
+//!
+//! Renju black never gets a forbidden cell; should every legal cell be forbidden (black has
+//! only losing moves) the legal cells are returned so the search is never left moveless.
+//! Ordering: `params::ATTACK` by our code, `params::DEFEND` by the opponent's, plus
+//! influence; ties keep row-major order, so the list is deterministic.
+
+use super::board::{stone_bits, Board, DIRS};
+use super::params;
+use super::pattern::{Code, Pattern, HALF};
+use super::rules::Rule;
+use crate::game::{Color, Game, Move, ScoredMove};
+use crate::search::score;
+
+impl<R: Rule> Board<R> {
+    /// Fills `out` with the candidate moves, best first (see the module documentation).
+    pub(super) fn generate(&self, out: &mut Vec<ScoredMove>) {
+        out.clear();
+        if self.outcome().is_some() {
+            return;
+        }
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let mut scratch: Option<Board<R>> = None;
+        let renju_black = R::RENJU && me == Color::Black;
+        let drop_fouls = |out: &mut Vec<ScoredMove>, scratch: &mut Option<Board<R>>| {
+            if renju_black {
+                out.retain(|s| !self.forbidden_with(scratch, s.mv.x as usize, s.mv.y as usize));
+            }
+        };
+
+        if self.code_count(me, Code::Five) > 0 {
+            self.push_cells_with(out, |b, x, y| b.code_xy(x, y, me) == Code::Five);
+        } else if self.code_count(opp, Code::Five) > 0 {
+            self.push_cells_with(out, |b, x, y| b.code_xy(x, y, opp) == Code::Five);
+            drop_fouls(out, &mut scratch);
+        } else if self.code_count(opp, Code::OpenFour) + self.code_count(opp, Code::DoubleFour) > 0
+        {
+            self.defend_three(out, &mut scratch);
+            drop_fouls(out, &mut scratch);
+        }
+        if out.is_empty() {
+            self.push_near(out);
+            drop_fouls(out, &mut scratch);
+        }
+        if out.is_empty() {
+            // Only fouls are left (or no stone is near anything): every legal cell.
+            self.push_cells_with(out, |_, _, _| true);
+        }
+        for s in out.iter_mut() {
+            s.score = self.order_score(s.mv, me);
+        }
+        // Stable: equal scores keep row-major order.
+        out.sort_by_key(|s| std::cmp::Reverse(s.score));
+    }
+
+    #[inline]
+    fn code_xy(&self, x: usize, y: usize, c: Color) -> Code {
+        self.cells[self.idx(x, y)].code[c.index()]
+    }
+
+    fn push_cells_with(
+        &self,
+        out: &mut Vec<ScoredMove>,
+        keep: impl Fn(&Self, usize, usize) -> bool,
+    ) {
+        self.for_each_empty(|b, x, y| {
+            if keep(b, x, y) {
+                out.push(ScoredMove {
+                    mv: Move::new(x as u8, y as u8),
+                    score: 0,
+                });
+            }
+        });
+    }
+
+    fn push_near(&self, out: &mut Vec<ScoredMove>) {
+        if !self.has_stones() {
+            let (x, y) = (self.width() / 2, self.height() / 2);
+            if self.is_empty_xy(x, y) {
+                out.push(ScoredMove {
+                    mv: Move::new(x as u8, y as u8),
+                    score: 0,
+                });
+                return;
+            }
+        }
+        let near = self.near_mask();
+        for (y, &row) in near.iter().enumerate().take(self.height()) {
+            let mut m = row;
+            while m != 0 {
+                let x = m.trailing_zeros() as usize;
+                m &= m - 1;
+                out.push(ScoredMove {
+                    mv: Move::new(x as u8, y as u8),
+                    score: 0,
+                });
+            }
+        }
+    }
+
+    /// Case 3: the opponent threatens an open four. Cells that stop every such threat, plus
+    /// our fours.
+    fn defend_three(&self, out: &mut Vec<ScoredMove>, scratch: &mut Option<Board<R>>) {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let threat =
+            |b: &Board<R>| b.code_count(opp, Code::OpenFour) + b.code_count(opp, Code::DoubleFour);
+        // Cells on the threat lines: the threat points and everything within reach of them.
+        let mut tried = vec![false; self.width() * self.height()];
+        let mut tries: Vec<(usize, usize)> = Vec::new();
+        self.for_each_empty(|b, x, y| {
+            if !b.code_xy(x, y, opp).is_double_five_threat() {
+                return;
+            }
+            let pats = b.cells[b.idx(x, y)].pat[opp.index()];
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                if pats[d] < Pattern::Four {
+                    continue;
+                }
+                for o in -HALF..=HALF {
+                    let (qx, qy) = (x as i32 + o * dx, y as i32 + o * dy);
+                    if !b.on_board(qx, qy) || !b.is_empty_xy(qx as usize, qy as usize) {
+                        continue;
+                    }
+                    let (qx, qy) = (qx as usize, qy as usize);
+                    let q = b.idx(qx, qy);
+                    if !tried[q] {
+                        tried[q] = true;
+                        tries.push((qx, qy));
+                    }
+                }
+            }
+        });
+        let work = scratch.get_or_insert_with(|| self.clone());
+        let bits = stone_bits(me);
+        let mut stops: Vec<(usize, usize)> = Vec::new();
+        for &(x, y) in &tries {
+            work.put(x, y, bits);
+            if threat(work) == 0 {
+                stops.push((x, y));
+            }
+            work.take(x, y, bits);
+        }
+        let keep = if stops.is_empty() { &tries } else { &stops };
+        let mut chosen = vec![false; self.width() * self.height()];
+        for &(x, y) in keep {
+            chosen[self.idx(x, y)] = true;
+        }
+        self.for_each_empty(|b, x, y| {
+            if b.code_xy(x, y, me).is_four() {
+                chosen[b.idx(x, y)] = true;
+            }
+        });
+        self.push_cells_with(out, |b, x, y| chosen[b.idx(x, y)]);
+    }
+
+    /// Ordering score of `m` for the side `me` (see `params::ATTACK`, `params::DEFEND`).
+    #[inline]
+    fn order_score(&self, m: Move, me: Color) -> i32 {
+        let cell = &self.cells[self.idx(m.x as usize, m.y as usize)];
+        let (a, d) = (cell.code[me.index()], cell.code[me.opponent().index()]);
+        let infl = i32::from(cell.influence[0]) + i32::from(cell.influence[1]);
+        params::ATTACK[a as usize]
+            + params::DEFEND[d as usize]
+            + cell.value[me.index()]
+            + cell.value[me.opponent().index()] / 2
+            + infl * params::INFLUENCE_ORDER
+    }
+
+    /// Static evaluation for the side to move: the difference of the two colours' sums of
+    /// per-cell values, a tempo bonus, and a large term when a five is on for one move.
+    pub(super) fn static_eval(&self) -> i32 {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        let mut v = self.eval_total(me) - self.eval_total(opp) + params::TEMPO;
+        if self.code_count(me, Code::Five) > 0 {
+            v += params::WIN_NEXT;
+        } else if self.code_count(opp, Code::Five) >= 2 {
+            v -= params::LOSS_NEXT;
+        }
+        v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
+    }
+}

@@ -1,0 +1,491 @@
+//! Iterative-deepening negamax with principal-variation search over any [`Game`].
+//!
+//! Every node searches only the mode's candidate moves (the board already applies the
+//! forced-move rules: win now, block a five threat, answer open fours and threes), cut to a
+//! beam of the best [`Params::beam`] by ordering score. The transposition-table move goes
+//! first, then killers, then candidates by their ordering score plus history. A node with a
+//! single candidate is a forced reply and is not counted against the depth, which extends
+//! sequences of fours and their blocks for free in every mode.
+//!
+//! Lazy SMP: several threads run this same search on their own copy of the position and
+//! share only the transposition table; helpers start at staggered depths so they fill the
+//! table with different subtrees. Only the main thread looks at the clock; it raises a shared
+//! flag when time is up or when it finishes, and its own result is the one played.
+
+use super::score::{self, is_decisive, mate_in, mated_in, DRAW, INFINITE, WIN_MIN};
+use super::tt::{Bound, TranspositionTable};
+use super::{Iteration, Limits, SearchResult, Stop};
+use crate::game::{Game, Move, Outcome, ScoredMove};
+use std::time::Instant;
+
+/// Deepest ply a search may reach (extensions included).
+pub const MAX_PLY: usize = 96;
+/// Nodes between two clock reads on the main thread.
+const CLOCK_INTERVAL: u64 = 512;
+
+/// Tunable search parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Moves searched at an interior node, best by ordering first.
+    pub beam: usize,
+    /// Moves searched at the root.
+    pub root_beam: usize,
+    /// Half-width of the first aspiration window, in evaluation units.
+    pub aspiration: i32,
+    /// Deepest nominal depth iterative deepening goes to.
+    pub max_depth: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            beam: 40,
+            root_beam: 64,
+            aspiration: 60,
+            max_depth: 64,
+        }
+    }
+}
+
+/// Per-thread search state.
+struct Worker<'a, G: Game> {
+    game: G,
+    tt: &'a TranspositionTable,
+    limits: &'a Limits,
+    stop: &'a Stop,
+    /// Raised by the main thread when it is done, to end the helpers.
+    done: &'a Stop,
+    main: bool,
+    params: Params,
+    nodes: u64,
+    seldepth: u32,
+    aborted: bool,
+    killers: Vec<[Option<Move>; 2]>,
+    /// History score by cell, per side to move.
+    history: Vec<i32>,
+    moves: Vec<Vec<ScoredMove>>,
+    width: usize,
+}
+
+impl<'a, G: Game> Worker<'a, G> {
+    fn new(
+        game: G,
+        tt: &'a TranspositionTable,
+        limits: &'a Limits,
+        stop: &'a Stop,
+        done: &'a Stop,
+        main: bool,
+        params: Params,
+    ) -> Self {
+        let width = game.width();
+        let cells = width * game.height();
+        Worker {
+            game,
+            tt,
+            limits,
+            stop,
+            done,
+            main,
+            params,
+            nodes: 0,
+            seldepth: 0,
+            aborted: false,
+            killers: vec![[None; 2]; MAX_PLY + 1],
+            history: vec![0; 2 * cells],
+            moves: vec![Vec::new(); MAX_PLY + 1],
+            width,
+        }
+    }
+
+    fn hist_index(&self, m: Move) -> usize {
+        let side = self.game.side_to_move().index();
+        side * (self.history.len() / 2) + m.y as usize * self.width + m.x as usize
+    }
+
+    /// Polls the stop conditions; only the main thread reads the clock.
+    fn check_abort(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        let clock_due = self.main && self.nodes.is_multiple_of(CLOCK_INTERVAL);
+        self.aborted = self.stop.is_set()
+            || self.done.is_set()
+            || (clock_due
+                && (self.limits.past_maximum()
+                    || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)));
+        self.aborted
+    }
+
+    /// Score of a finished game for the side to move at `ply`.
+    fn terminal(&self, o: Outcome, ply: u32) -> i32 {
+        match o {
+            Outcome::Draw => DRAW,
+            Outcome::Win(c) if c == self.game.side_to_move() => mate_in(ply),
+            Outcome::Win(_) => mated_in(ply),
+        }
+    }
+
+    /// Orders the node's candidates in `self.moves[ply]`, best first, cut to `beam`.
+    fn order(&mut self, ply: usize, tt_move: Option<Move>, beam: usize) {
+        let mut list = std::mem::take(&mut self.moves[ply]);
+        list.clear();
+        self.game.candidates(&mut list);
+        let killers = self.killers[ply];
+        for sm in list.iter_mut() {
+            let bonus = if Some(sm.mv) == tt_move {
+                1 << 28
+            } else if Some(sm.mv) == killers[0] {
+                1 << 20
+            } else if Some(sm.mv) == killers[1] {
+                1 << 19
+            } else {
+                0
+            };
+            let h = self.history[self.hist_index(sm.mv)] >> 4;
+            sm.score = sm
+                .score
+                .saturating_mul(8)
+                .saturating_add(bonus)
+                .saturating_add(h);
+        }
+        // Stable sort keeps the board's own (deterministic) order among equals.
+        list.sort_by_key(|s| std::cmp::Reverse(s.score));
+        list.truncate(beam);
+        self.moves[ply] = list;
+    }
+
+    fn negamax(&mut self, depth: i32, ply: u32, mut alpha: i32, mut beta: i32, pv: bool) -> i32 {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = self.game.outcome() {
+            return self.terminal(o, ply);
+        }
+        if self.check_abort() {
+            return 0;
+        }
+        if depth <= 0 || ply as usize >= MAX_PLY {
+            return self.game.evaluate();
+        }
+        // Mate-distance pruning: no line from here beats a win already found nearer the root.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+
+        let key = self.game.key();
+        let mut tt_move = None;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = e.mv;
+            let s = from_tt(e.score, ply);
+            if !pv && e.depth as i32 >= depth {
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let p = ply as usize;
+        self.order(p, tt_move, self.params.beam);
+        let n = self.moves[p].len();
+        if n == 0 {
+            return DRAW;
+        }
+        // A lone candidate is a forced reply: search it without spending depth.
+        let ext = if n == 1 { 1 } else { 0 };
+        let alpha0 = alpha;
+        let mut best = -INFINITE;
+        let mut best_move = None;
+        for i in 0..n {
+            let m = self.moves[p][i].mv;
+            self.game.play(m);
+            let d = depth - 1 + ext;
+            let mut s;
+            if i == 0 {
+                s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
+            } else {
+                s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
+                }
+            }
+            self.game.undo();
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_move = Some(m);
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        let k = &mut self.killers[p];
+                        if k[0] != Some(m) {
+                            k[1] = k[0];
+                            k[0] = Some(m);
+                        }
+                        let hi = self.hist_index(m);
+                        self.history[hi] += depth * depth;
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(
+            key,
+            best_move,
+            to_tt(best, ply),
+            depth.clamp(0, 255) as u8,
+            bound,
+        );
+        best
+    }
+
+    /// Searches the root to `depth` inside the window; returns the score and best move, or
+    /// `None` when aborted before any root move finished.
+    fn root(&mut self, depth: i32, alpha0: i32, beta: i32) -> Option<(i32, Move)> {
+        self.nodes += 1;
+        let mut alpha = alpha0;
+        let key = self.game.key();
+        let tt_move = self.tt.probe(key).and_then(|e| e.mv);
+        self.order(0, tt_move, self.params.root_beam);
+        let n = self.moves[0].len();
+        let mut best: Option<(i32, Move)> = None;
+        for i in 0..n {
+            let m = self.moves[0][i].mv;
+            self.game.play(m);
+            let mut s;
+            if i == 0 {
+                s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
+            } else {
+                s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
+                }
+            }
+            self.game.undo();
+            if self.aborted {
+                break;
+            }
+            if best.is_none_or(|(b, _)| s > b) {
+                best = Some((s, m));
+            }
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    break;
+                }
+            }
+        }
+        if let Some((s, m)) = best {
+            if !self.aborted {
+                let bound = if s >= beta {
+                    Bound::Lower
+                } else if s > alpha0 {
+                    Bound::Exact
+                } else {
+                    Bound::Upper
+                };
+                self.tt.store(key, Some(m), s, depth as u8, bound);
+            }
+        }
+        best
+    }
+
+    /// The principal variation read back from the transposition table.
+    fn pv_line(&mut self, first: Move, max: usize) -> Vec<Move> {
+        let mut line = vec![first];
+        self.game.play(first);
+        let mut played = 1;
+        while line.len() < max && self.game.outcome().is_none() {
+            let Some(m) = self.tt.probe(self.game.key()).and_then(|e| e.mv) else {
+                break;
+            };
+            if self.game.check_move(m).is_err() {
+                break;
+            }
+            self.game.play(m);
+            played += 1;
+            line.push(m);
+        }
+        for _ in 0..played {
+            self.game.undo();
+        }
+        line
+    }
+
+    /// Iterative deepening. Returns the best move of the deepest finished iteration (or of
+    /// an unfinished one whose first moves were searched) and reports each iteration.
+    fn iterate(
+        &mut self,
+        first_depth: u32,
+        report: &mut dyn FnMut(&Iteration),
+        start: Instant,
+    ) -> Option<SearchResult> {
+        let max_depth = self
+            .limits
+            .max_depth
+            .unwrap_or(self.params.max_depth)
+            .min(self.params.max_depth)
+            .max(1);
+        let mut result: Option<SearchResult> = None;
+        let mut prev = 0;
+        let mut depth = first_depth.min(max_depth);
+        while depth <= max_depth {
+            self.seldepth = 0;
+            let mut delta = self.params.aspiration;
+            let (mut lo, mut hi) = if depth >= 4 && !is_decisive(prev) {
+                (prev - delta, prev + delta)
+            } else {
+                (-INFINITE, INFINITE)
+            };
+            let found = loop {
+                let r = self.root(depth as i32, lo, hi);
+                if self.aborted {
+                    break r;
+                }
+                match r {
+                    Some((s, _)) if s <= lo && lo > -INFINITE => {
+                        lo = (s - delta).max(-INFINITE);
+                    }
+                    Some((s, _)) if s >= hi && hi < INFINITE => {
+                        hi = (s + delta).min(INFINITE);
+                    }
+                    _ => break r,
+                }
+                delta *= 3;
+                if delta > 2000 {
+                    lo = -INFINITE;
+                    hi = INFINITE;
+                }
+            };
+            let Some((s, m)) = found else { break };
+            if self.aborted && result.is_some() {
+                // An unfinished iteration only overrides when it found a better move
+                // than the previous best at the full window.
+                break;
+            }
+            prev = s;
+            let pv = self.pv_line(m, depth as usize + 4);
+            let it = Iteration {
+                depth,
+                seldepth: self.seldepth,
+                score: s,
+                nodes: self.nodes,
+                elapsed_ms: start.elapsed().as_millis() as u64,
+                pv: pv.clone(),
+            };
+            if self.main {
+                report(&it);
+            }
+            result = Some(SearchResult {
+                best: m,
+                score: s,
+                depth,
+                nodes: self.nodes,
+                pv,
+            });
+            if self.aborted || s >= score::mate_in(depth) || s <= -WIN_MIN {
+                // A proven result does not change with more depth.
+                break;
+            }
+            if self.main && self.limits.past_optimum() {
+                break;
+            }
+            depth += 1;
+        }
+        result
+    }
+}
+
+fn to_tt(s: i32, ply: u32) -> i32 {
+    if s >= WIN_MIN {
+        s + ply as i32
+    } else if s <= -WIN_MIN {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+fn from_tt(s: i32, ply: u32) -> i32 {
+    if s >= WIN_MIN {
+        s - ply as i32
+    } else if s <= -WIN_MIN {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// Searches `game` within `limits` and returns the move to play, or `None` when the
+/// position has no move (game over or no candidate). Uses `limits.threads` threads
+/// (Lazy SMP on the given rayon pool, or the calling thread alone when there is no pool).
+pub fn search<G: Game>(
+    game: &G,
+    tt: &TranspositionTable,
+    limits: &Limits,
+    stop: &Stop,
+    params: Params,
+    pool: Option<&rayon::ThreadPool>,
+    report: &mut dyn FnMut(&Iteration),
+) -> Option<SearchResult> {
+    if game.outcome().is_some() {
+        return None;
+    }
+    let start = limits.start.unwrap_or_else(Instant::now);
+    tt.new_search();
+    let done = Stop::new();
+    let threads = limits.threads.max(1);
+    let run_main = |report: &mut dyn FnMut(&Iteration)| {
+        let mut w = Worker::new(game.clone(), tt, limits, stop, &done, true, params);
+        let r = w.iterate(1, report, start);
+        done.set();
+        (r, w.nodes)
+    };
+    let (result, _nodes) = match pool {
+        Some(pool) if threads > 1 => pool.in_place_scope(|s| {
+            for i in 1..threads {
+                let done = &done;
+                s.spawn(move |_| {
+                    let mut w = Worker::new(game.clone(), tt, limits, stop, done, false, params);
+                    let mut sink = |_: &Iteration| {};
+                    w.iterate(1 + (i as u32 % 2), &mut sink, start);
+                });
+            }
+            run_main(report)
+        }),
+        _ => run_main(report),
+    };
+    result.or_else(|| fallback(game))
+}
+
+/// A move when the search had no time for even one iteration: the best-ordered candidate.
+fn fallback<G: Game>(game: &G) -> Option<SearchResult> {
+    let mut list = Vec::new();
+    game.candidates(&mut list);
+    let best = list
+        .iter()
+        .max_by_key(|s| s.score)
+        .map(|s| s.mv)
+        .or_else(|| game.legal_moves().into_iter().next())?;
+    Some(SearchResult {
+        best,
+        score: 0,
+        depth: 0,
+        nodes: 0,
+        pv: vec![best],
+    })
+}

@@ -1,0 +1,158 @@
+//! The time manager: turns the protocol's clock information into a soft target (`optimum`,
+//! no new iteration after it) and a hard limit (`maximum`, the move must be out by then).
+//!
+//! Managers forfeit a late move, so every figure leaves a reserve for the time spent outside
+//! the search (reading the command, writing the reply, the OS scheduling us late on a busy
+//! machine). The clock starts when the command's line was read, not when the search starts.
+
+use std::time::Duration;
+
+/// `INFO time_left` / `timeout_match` value meaning "no limit".
+pub const UNLIMITED_MS: i64 = 2_147_483_647;
+/// Per-move limit when the manager gives none at all.
+pub const DEFAULT_TURN_MS: i64 = 5_000;
+/// Smallest reserve kept back from any limit, ms.
+pub const MIN_RESERVE_MS: i64 = 30;
+/// Largest reserve, ms: beyond this the reserve only wastes thinking time.
+pub const MAX_RESERVE_MS: i64 = 500;
+/// Reserve as a fraction of the limit, per mille.
+pub const RESERVE_PERMILLE: i64 = 80;
+/// Time for a "move now" answer (time already out): enough to pick a sensible move.
+pub const PANIC_MS: i64 = 15;
+/// Match time is shared as if this many moves were still to come.
+pub const MOVES_TO_GO: i64 = 22;
+/// Never spend more than 1/this of the remaining match time on one move.
+pub const MAX_SHARE_DIVISOR: i64 = 5;
+
+/// The clock information the protocol has received (`INFO` keys), in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    /// `timeout_turn`: None = not given; Some(0) = play as fast as possible.
+    pub turn: Option<i64>,
+    /// `timeout_match`: None or 0 = unlimited.
+    pub matches: Option<i64>,
+    /// `time_left`: None = not given; `UNLIMITED_MS` = unlimited; <= 0 = move now.
+    pub left: Option<i64>,
+}
+
+/// The time budget for one move, as durations from the moment its command was read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Budget {
+    pub optimum: Duration,
+    pub maximum: Duration,
+}
+
+fn reserve(limit: i64) -> i64 {
+    (limit * RESERVE_PERMILLE / 1000).clamp(MIN_RESERVE_MS, MAX_RESERVE_MS)
+}
+
+fn ms(v: i64) -> Duration {
+    Duration::from_millis(v.max(1) as u64)
+}
+
+impl Clock {
+    /// The budget for the next move.
+    pub fn budget(&self) -> Budget {
+        let match_limited = matches!(self.matches, Some(m) if m > 0 && m < UNLIMITED_MS)
+            || matches!(self.left, Some(l) if l < UNLIMITED_MS);
+        // Per-move cap: the turn limit when given; the default only when no clock at all.
+        let turn = match self.turn {
+            Some(t) if t <= 0 => Some(PANIC_MS),
+            Some(t) => Some(t),
+            None if match_limited => None,
+            None => Some(DEFAULT_TURN_MS),
+        };
+        let (mut opt, mut max) = match turn {
+            // With a fixed turn limit, an iteration started late is usually wasted: aim at
+            // half and let the hard limit catch the rest.
+            Some(t) if t == PANIC_MS => (PANIC_MS / 2, PANIC_MS),
+            Some(t) => {
+                let m = t - reserve(t);
+                (m / 2, m)
+            }
+            None => (i64::MAX, i64::MAX),
+        };
+        if match_limited {
+            let left = match self.left {
+                Some(l) if l < UNLIMITED_MS => l,
+                _ => self.matches.unwrap_or(UNLIMITED_MS),
+            };
+            if left <= 0 {
+                return Budget {
+                    optimum: ms(PANIC_MS / 2),
+                    maximum: ms(PANIC_MS),
+                };
+            }
+            let usable = left - reserve(left);
+            let share = (usable / MAX_SHARE_DIVISOR).max(PANIC_MS);
+            max = max.min(share);
+            opt = opt.min((usable / MOVES_TO_GO).max(PANIC_MS / 2));
+        }
+        let max = max.max(1);
+        Budget {
+            optimum: ms(opt.min(max)),
+            maximum: ms(max),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn b(turn: Option<i64>, matches: Option<i64>, left: Option<i64>) -> (u128, u128) {
+        let bu = Clock {
+            turn,
+            matches,
+            left,
+        }
+        .budget();
+        (bu.optimum.as_millis(), bu.maximum.as_millis())
+    }
+
+    #[test]
+    fn nothing_given_means_five_seconds() {
+        let (opt, max) = b(None, None, None);
+        assert!((4500..5000).contains(&max), "{max}");
+        assert!(opt <= max);
+    }
+
+    #[test]
+    fn turn_limit_is_never_reached() {
+        for t in [1, 10, 100, 1000, 5000, 30000, 300000] {
+            let (opt, max) = b(Some(t), Some(0), Some(UNLIMITED_MS));
+            assert!((max as i64) < t.max(PANIC_MS + 1), "turn {t}: max {max}");
+            assert!(opt <= max);
+        }
+    }
+
+    #[test]
+    fn zero_turn_means_as_fast_as_possible() {
+        let (_, max) = b(Some(0), None, None);
+        assert!(max as i64 <= PANIC_MS);
+    }
+
+    #[test]
+    fn time_left_bounds_the_move() {
+        // 120 s match, 6 s left, 5 s per move: at most a fifth of what is left.
+        let (opt, max) = b(Some(5000), Some(120_000), Some(6000));
+        assert!(max <= 1200, "{max}");
+        assert!(opt <= max);
+        let (_, max) = b(Some(5000), Some(120_000), Some(120_000));
+        assert!((4500..5000).contains(&(max as i64)), "{max}");
+    }
+
+    #[test]
+    fn no_time_left_answers_at_once() {
+        for left in [0, -5, -100000] {
+            let (_, max) = b(Some(5000), Some(120_000), Some(left));
+            assert!(max as i64 <= PANIC_MS);
+        }
+    }
+
+    #[test]
+    fn match_only_clock_uses_a_share() {
+        let (opt, max) = b(None, Some(180_000), Some(180_000));
+        assert!(max <= 36_000 && opt <= 9_000, "{opt} {max}");
+    }
+}
