@@ -642,17 +642,31 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
                 }
             }
             Op::Exit(ms) => {
+                // Output sent after the last command (END, EOF) breaks "print nothing more";
+                // MESSAGE lines of the search before it are just unread chatter, but an
+                // unread reply means the transcript missed something.
+                let judge = |s: &Session, t: Instant, line: String| -> Result<(), Failure> {
+                    if t >= s.last_send {
+                        Err(fail(s, format!("output after the last command: {line:?}")))
+                    } else if is_chatter(&line) {
+                        Ok(())
+                    } else {
+                        Err(fail(
+                            s,
+                            format!("unexpected reply before the exit: {line:?}"),
+                        ))
+                    }
+                };
                 let deadline = Instant::now() + Duration::from_millis(*ms);
                 loop {
-                    // Output after the end is a protocol error in itself.
-                    if let Ok((_, line)) = s.lines.try_recv() {
-                        return Err(fail(&s, format!("output while exiting: {line:?}")));
+                    let poll = Instant::now() + Duration::from_millis(5);
+                    if let Ok(Some((t, line))) = s.recv(poll) {
+                        judge(&s, t, line)?;
+                        continue;
                     }
                     match s.child.try_wait() {
                         Ok(Some(_)) => break,
-                        Ok(None) if Instant::now() < deadline => {
-                            thread::sleep(Duration::from_millis(5))
-                        }
+                        Ok(None) if Instant::now() < deadline => {}
                         Ok(None) => {
                             return Err(fail(&s, format!("engine still running after {ms} ms")))
                         }
@@ -661,12 +675,15 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
                 }
                 // Lines printed just before the exit may still be in the pipe.
                 let drain_until = Instant::now() + Duration::from_millis(100);
-                if let Ok(Some((_, line))) = s.recv(drain_until) {
-                    return Err(fail(&s, format!("output while exiting: {line:?}")));
+                while let Ok(Some((t, line))) = s.recv(drain_until) {
+                    judge(&s, t, line)?;
                 }
                 exited = true;
             }
         }
+    }
+    if std::env::var_os("WUZI_TRANSCRIPT_LOG").is_some() {
+        eprintln!("=== {name}\n{}", s.log.join("\n"));
     }
     if !exited {
         let last = steps.last().map_or(0, |st| st.line);
@@ -892,6 +909,23 @@ fn selftest_maybe_accepts_silence_or_a_match() {
     // A reply that arrives must still match.
     let t = "> START 15\n< OK\n> FOO\n= maybe 2000\n< OK\n> END\n= exit 1000\n";
     assert_eq!(fake_fails(&[], t).line, 5);
+}
+
+#[test]
+fn selftest_exit_tolerates_earlier_chatter_only() {
+    // The MESSAGE before the move is consumed by `< MOVE`; the one of the unread TURN reply
+    // is earlier chatter, but its move line is an unread reply.
+    let t = "> START 15\n< OK\n> BEGIN\n< MOVE\n> TURN 0,0\n= wait 300\n> END\n= exit 1000\n";
+    let f = fake_fails(&["--message"], t);
+    assert_eq!(f.line, 8);
+    assert!(f.msg.contains("unexpected reply"), "{}", f.msg);
+    let t = "> START 15\n< OK\n> BEGIN\n= wait 300\n> END\n= exit 1000\n";
+    let f = fake_fails(&[], t);
+    assert!(f.msg.contains("unexpected reply"), "{}", f.msg);
+    // BEGIN answered after END was sent: output after the last command.
+    let t = "> START 15\n< OK\n> BEGIN\n> END\n= exit 3000\n";
+    let f = fake_fails(&["--slow", "300"], t);
+    assert!(f.msg.contains("after the last command"), "{}", f.msg);
 }
 
 #[test]
