@@ -752,6 +752,8 @@ transcripts!(
     timing,
     tactics,
     yixin,
+    connect4,
+    mnk,
 );
 
 #[test]
