@@ -600,7 +600,12 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
             Op::Within(ms) => within = Some(Duration::from_millis(*ms)),
             Op::Maybe(ms) => maybe = Some(Duration::from_millis(*ms)),
             Op::Wait(ms) => thread::sleep(Duration::from_millis(*ms)),
-            Op::Eof => s.stdin = None,
+            Op::Eof => {
+                s.stdin = None;
+                // Closing stdin is the manager's last word, like a sent END.
+                s.last_send = Instant::now();
+                s.log.push("= eof".into());
+            }
             Op::Expect(pats) => {
                 let limit = within.take();
                 let optional = maybe.take();
@@ -645,8 +650,11 @@ fn run_transcript(engine: &EngineCmd, name: &str, text: &str) -> Result<(), Fail
                 // Output sent after the last command (END, EOF) breaks "print nothing more";
                 // MESSAGE lines of the search before it are just unread chatter, but an
                 // unread reply means the transcript missed something.
+                // After EOF nobody reads stdout any more: only the exit itself matters.
                 let judge = |s: &Session, t: Instant, line: String| -> Result<(), Failure> {
-                    if t >= s.last_send {
+                    if s.stdin.is_none() {
+                        Ok(())
+                    } else if t >= s.last_send {
                         Err(fail(s, format!("output after the last command: {line:?}")))
                     } else if is_chatter(&line) {
                         Ok(())
@@ -722,11 +730,13 @@ fn run_file(name: &str) {
     }
 }
 
+/// One test per transcript. `name = "reason"` marks a transcript that shows a known engine
+/// discrepancy: ignored by default (so `main` stays green), run with `-- --ignored`.
 macro_rules! transcripts {
-    ($($name:ident),* $(,)?) => {
+    ($($name:ident $(= $reason:literal)?),* $(,)?) => {
         const TRANSCRIPTS: &[&str] = &[$(stringify!($name)),*];
         mod transcript {
-            $( #[test] fn $name() { super::run_file(stringify!($name)); } )*
+            $( $(#[ignore = $reason])? #[test] fn $name() { super::run_file(stringify!($name)); } )*
         }
     };
 }
@@ -754,6 +764,8 @@ transcripts!(
     yixin,
     connect4,
     mnk,
+    eof_thinking = "engine: on EOF while thinking it finishes the whole move (18 s with a 20 s turn) before exiting",
+    info_limits,
 );
 
 #[test]
