@@ -216,7 +216,9 @@ impl<'a, B: Bits> Solver<'a, B> {
                 .copied()
                 .find(|&c| !(pool & g.column_mask(c)).is_zero());
         }
-        Some((min, best))
+        // A weak search's window only separates the signs; the bound it returns may be
+        // larger than 1 in magnitude.
+        Some((if weak { min.signum() } else { min }, best))
     }
 
     /// Sorted moves (best first) of a mask, by threats created then centre order.
