@@ -4,7 +4,6 @@
 
 use std::path::Path;
 use std::time::Instant;
-use wuzi::game::connect4::bits::Bits;
 use wuzi::game::connect4::position::{Geometry, Position};
 use wuzi::game::connect4::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use wuzi::game::connect4::{bench_sets, think, Connect4};
@@ -164,5 +163,43 @@ fn round_robin() {
     println!("round robin took {:.1} s", t0.elapsed().as_secs_f64());
 }
 
-#[allow(dead_code)]
-fn _bits_in_scope<B: Bits>() {}
+/// What the timed player does on 12×6 (beyond the solver early on): depth and nodes reached
+/// with a one-second move, from the empty board and a few moves in.
+#[test]
+#[ignore]
+fn big_board_one_second() {
+    for seq in ["", "6a75", "66778899a"] {
+        let mut game = Connect4::new(12, 6, 4).unwrap();
+        for ch in seq.chars() {
+            let col = wuzi::game::connect4::position::column_from_char(ch).unwrap();
+            game.play_column(col).unwrap();
+        }
+        let options = std::collections::HashMap::new();
+        let mut last = None;
+        let mut report = |it: &wuzi::search::Iteration| last = Some(it.clone());
+        let start = Instant::now();
+        let limits = Limits {
+            start: Some(start),
+            optimum: Some(start + std::time::Duration::from_millis(600)),
+            maximum: Some(start + std::time::Duration::from_millis(1000)),
+            ..Limits::default()
+        };
+        let mut ctx = ThinkContext {
+            limits,
+            stop: Stop::new(),
+            report: &mut report,
+            options: &options,
+        };
+        let r = think(&game, &mut ctx);
+        println!(
+            "12x6 after {seq:?}: move {} score {} depth {} nodes {} in {} ms (last iteration {:?})",
+            r.best,
+            r.score,
+            r.depth,
+            r.nodes,
+            start.elapsed().as_millis(),
+            last.map(|i| (i.depth, i.elapsed_ms))
+        );
+        assert_eq!(game.check_move(r.best), Ok(()));
+    }
+}

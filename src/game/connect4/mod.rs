@@ -476,6 +476,18 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
     result
 }
 
+/// Solver table entries for a `max_memory` (bytes, 0 = unlimited): a third of it at most,
+/// as Gomocup measures the whole process.
+fn tt_entries(max_memory: Option<u64>) -> usize {
+    match max_memory {
+        Some(m) if m > 0 => {
+            let fit = (m / 3 / solver::TransTable::ENTRY_BYTES as u64) as usize;
+            fit.clamp(1 << 12, THINK_TT_ENTRIES)
+        }
+        _ => THINK_TT_ENTRIES,
+    }
+}
+
 /// The perfect player: exact solve when it fits in the budget, else the beam search.
 /// Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
@@ -501,7 +513,8 @@ fn solver_player<B: Bits>(
     let remaining = g.cells() - p.moves;
     let solved = {
         let mut guard = game.tt.lock();
-        let tt = guard.get_or_insert_with(|| TransTable::new(THINK_TT_ENTRIES));
+        let entries = tt_entries(option::<u64>(ctx, "max_memory"));
+        let tt = guard.get_or_insert_with(|| TransTable::new(entries));
         let mut s = Solver::new(g, tt)
             .with_node_limit(solver_nodes)
             .with_stop(&solver_stop);
@@ -596,6 +609,17 @@ mod tests {
             options: &options,
         };
         think(game, &mut ctx)
+    }
+
+    #[test]
+    fn shareable_and_memory_bounded() {
+        fn assert_send_sync<T: Clone + Send + Sync>() {}
+        assert_send_sync::<Connect4>();
+        assert_eq!(tt_entries(None), THINK_TT_ENTRIES);
+        assert_eq!(tt_entries(Some(0)), THINK_TT_ENTRIES);
+        // 70 MB allows about 3.9M entries of 6 bytes in a third of it.
+        assert_eq!(tt_entries(Some(70_000_000)), 70_000_000 / 3 / 6);
+        assert_eq!(tt_entries(Some(1000)), 1 << 12);
     }
 
     #[test]
