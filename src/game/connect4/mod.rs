@@ -36,8 +36,13 @@ pub const MAX_SIZE: usize = 16;
 pub const DEFAULT_K: usize = 4;
 /// Solver table entries for `think` (about 50 MB, allocated on first use, then reused).
 const THINK_TT_ENTRIES: usize = solver::DEFAULT_TT_ENTRIES;
-/// Share of the time (or node budget) the exact solver may use before the beam search.
+/// Share of the time (or node budget) the exact solver may use before the beam search,
+/// when the position is within reach (a 7×6-sized remainder) ...
 const SOLVER_SHARE: f64 = 0.5;
+/// ... and when it is not: early play on large boards, where the beam search needs the time.
+const SOLVER_SHARE_FAR: f64 = 0.2;
+/// Empty cells up to which the solver gets [`SOLVER_SHARE`].
+const SOLVER_REACH: usize = 42;
 /// Solver nodes when neither a deadline nor a node budget is given.
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
 /// Beam depth when neither a deadline, a node budget nor a depth is given.
@@ -499,18 +504,23 @@ fn solver_player<B: Bits>(
 ) -> Option<(usize, i32, u32, u64)> {
     let limits = ctx.limits.clone();
     let timed = limits.maximum.is_some();
+    let remaining = g.cells() - p.moves;
+    let share = if remaining <= SOLVER_REACH {
+        SOLVER_SHARE
+    } else {
+        SOLVER_SHARE_FAR
+    };
     let solver_deadline = limits.maximum.map(|max| {
         let total = max.saturating_duration_since(start);
-        start + Duration::from_secs_f64(total.as_secs_f64() * SOLVER_SHARE)
+        start + Duration::from_secs_f64(total.as_secs_f64() * share)
     });
     let solver_nodes = match (limits.max_nodes, timed) {
-        (Some(n), _) => Some((n as f64 * SOLVER_SHARE) as u64),
+        (Some(n), _) => Some((n as f64 * share) as u64),
         (None, true) => None,
         (None, false) => Some(SOLVER_NODES_UNTIMED),
     };
     let stop = ctx.stop.clone();
     let solver_stop = move || stop.is_set() || solver_deadline.is_some_and(|t| Instant::now() >= t);
-    let remaining = g.cells() - p.moves;
     let solved = {
         let mut guard = game.tt.lock();
         let entries = tt_entries(option::<u64>(ctx, "max_memory"));
