@@ -238,13 +238,14 @@ impl OpenBlock {
         if let Some(e) = self.error {
             return Err(e);
         }
-        let moves = || self.entries.iter().map(|&(m, _)| m).collect::<Vec<_>>();
+        let entries = self.entries;
+        let moves = || entries.iter().map(|&(m, _)| m).collect::<Vec<_>>();
         Ok(match self.kind {
-            BlockKind::Board => Command::Board(self.entries.clone()),
-            BlockKind::YxBoard => Command::YxBoard(self.entries.clone()),
             BlockKind::Swap2Board => Command::Swap2Board(moves()),
             BlockKind::YxBlock => Command::YxBlock(moves()),
             BlockKind::YxBlockUndo => Command::YxBlockUndo(moves()),
+            BlockKind::Board => Command::Board(entries),
+            BlockKind::YxBoard => Command::YxBoard(entries),
         })
     }
 }
