@@ -19,7 +19,7 @@ pub mod solver;
 pub use solve_cli::{bench_sets, solve_cli, SetStats};
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
-use crate::search::score::{DRAW, WIN_MIN};
+use crate::search::score::{DRAW, WIN};
 use crate::search::{Iteration, SearchResult, ThinkContext};
 use bits::{Bits, Wide};
 use heuristic::{BeamSearch, Windows};
@@ -593,10 +593,7 @@ fn solver_player<B: Bits>(
                 nodes: 0,
             })
     })?;
-    let score = found
-        .score
-        .clamp(-crate::search::score::WIN, crate::search::score::WIN);
-    debug_assert!(score.abs() <= crate::search::score::WIN || score.abs() < WIN_MIN);
+    let score = found.score.clamp(-WIN, WIN);
     Some((found.col, score, found.depth, nodes))
 }
 

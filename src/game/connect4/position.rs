@@ -127,19 +127,6 @@ impl<B: Bits> Geometry<B> {
         }
         r
     }
-
-    /// Whether `stones` already hold k in a row (used to validate set-up positions).
-    pub fn has_alignment(&self, stones: B) -> bool {
-        let k = self.k.max(1);
-        let h = self.height;
-        [1, h + 1, h, h + 2].iter().any(|&s| {
-            let mut run = stones;
-            for j in 1..k {
-                run = run & stones.shr(j * s);
-            }
-            !run.is_zero()
-        })
-    }
 }
 
 /// A position: the side to move's stones, all stones, and the number of stones played.
@@ -422,7 +409,5 @@ mod tests {
         let gw = Geometry::<super::super::bits::Wide>::new(16, 16, 4).unwrap();
         let p = parse_sequence(&gw, "ddeeff").unwrap();
         assert!(p.is_winning_col(&gw, 11) && p.is_winning_col(&gw, 15));
-        assert!(!gw.has_alignment(p.current));
-        assert!(gw.has_alignment(p.current | gw.cell(11, 0)));
     }
 }

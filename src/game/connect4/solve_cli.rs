@@ -17,6 +17,9 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
+/// Largest table `--tt-entries` may ask for (about 100 MB).
+const MAX_TT_ENTRIES: usize = 1 << 24;
+
 /// Options of the `solve` subcommand.
 #[derive(Clone, Debug, PartialEq)]
 struct SolveOptions {
@@ -59,6 +62,9 @@ fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
             o.width,
             o.height
         );
+    }
+    if !(1..=MAX_TT_ENTRIES).contains(&o.tt_entries) {
+        bail!("--tt-entries must be 1..={MAX_TT_ENTRIES}");
     }
     if !(2..=MAX_SIZE).contains(&o.k) {
         bail!("k = {} outside 2..={MAX_SIZE}", o.k);
@@ -259,6 +265,8 @@ mod tests {
         let f: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(f[1], ((12 * 6 + 1 - 6) / 2).to_string(), "{out}");
         let args = vec!["--width".to_string(), "20".to_string()];
+        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
+        let args = vec!["--tt-entries".to_string(), "1000000000000".to_string()];
         assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
         let args = vec!["--bogus".to_string()];
         assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
