@@ -764,7 +764,7 @@ transcripts!(
     yixin,
     connect4,
     mnk,
-    eof_thinking = "engine: on EOF while thinking it finishes the whole move (18 s with a 20 s turn) before exiting",
+    eof_thinking,
     info_limits,
 );
 

@@ -12,11 +12,11 @@ pub const UNLIMITED_MS: i64 = 2_147_483_647;
 /// Per-move limit when the manager gives none at all.
 pub const DEFAULT_TURN_MS: i64 = 5_000;
 /// Smallest reserve kept back from any limit, ms.
-pub const MIN_RESERVE_MS: i64 = 30;
+pub const MIN_RESERVE_MS: i64 = 50;
 /// Largest reserve, ms: beyond this the reserve only wastes thinking time.
-pub const MAX_RESERVE_MS: i64 = 500;
+pub const MAX_RESERVE_MS: i64 = 1000;
 /// Reserve as a fraction of the limit, per mille.
-pub const RESERVE_PERMILLE: i64 = 80;
+pub const RESERVE_PERMILLE: i64 = 120;
 /// Time for a "move now" answer (time already out): enough to pick a sensible move.
 pub const PANIC_MS: i64 = 15;
 /// Match time is shared as if this many moves were still to come.
@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn nothing_given_means_five_seconds() {
         let (opt, max) = b(None, None, None);
-        assert!((4500..5000).contains(&max), "{max}");
+        assert!((4000..5000).contains(&max), "{max}");
         assert!(opt <= max);
     }
 
@@ -139,7 +139,7 @@ mod tests {
         assert!(max <= 1200, "{max}");
         assert!(opt <= max);
         let (_, max) = b(Some(5000), Some(120_000), Some(120_000));
-        assert!((4500..5000).contains(&(max as i64)), "{max}");
+        assert!((4000..5000).contains(&(max as i64)), "{max}");
     }
 
     #[test]
