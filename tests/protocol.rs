@@ -350,10 +350,22 @@ struct EngineCmd {
 }
 
 impl EngineCmd {
+    /// The engine under test: this build's binary, or the command in `WUZI_ENGINE` (split on
+    /// spaces, e.g. `wine target/windows/…/pbrain-wuzi.exe`), so that
+    /// `scripts/test-windows.sh` runs the same transcripts against the Windows build.
     fn wuzi() -> EngineCmd {
-        EngineCmd {
-            program: PathBuf::from(env!("CARGO_BIN_EXE_pbrain-wuzi")),
-            args: vec![],
+        match std::env::var("WUZI_ENGINE") {
+            Ok(cmd) if !cmd.trim().is_empty() => {
+                let mut words = cmd.split_whitespace().map(String::from);
+                EngineCmd {
+                    program: PathBuf::from(words.next().unwrap_or_default()),
+                    args: words.collect(),
+                }
+            }
+            _ => EngineCmd {
+                program: PathBuf::from(env!("CARGO_BIN_EXE_pbrain-wuzi")),
+                args: vec![],
+            },
         }
     }
 
