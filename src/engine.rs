@@ -9,6 +9,7 @@
 //! search, never in `start`, so `START` answers at once whatever `max_memory` says.
 
 use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
+use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
 use crate::search::time::{Clock, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
@@ -163,6 +164,8 @@ pub struct Engine {
     /// Moves the engine must not play at the root (`YXBLOCK`).
     pub blocked: Vec<Move>,
     pub params: Params,
+    /// The random mover's generator, seeded at its first use.
+    rng: Option<Rng>,
 }
 
 impl Default for Engine {
@@ -187,6 +190,7 @@ impl Engine {
             pending_error: None,
             blocked: Vec::new(),
             params: Params::default(),
+            rng: None,
         }
     }
 
@@ -435,6 +439,39 @@ impl Engine {
         }
     }
 
+    /// The random mover (`INFO player random`, any game): a uniformly chosen legal move,
+    /// never a renju-forbidden one while another exists. A baseline opponent for the arena
+    /// and for stress runs; `INFO seed N` makes it repeatable.
+    fn play_random(&mut self) -> Result<SearchResult, EngineError> {
+        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        let all = g.legal_moves();
+        let allowed: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&m| !g.is_forbidden(m))
+            .collect();
+        let pool = if allowed.is_empty() { &all } else { &allowed };
+        if pool.is_empty() {
+            return Err(EngineError::NoMove);
+        }
+        let rng = self.rng.get_or_insert_with(|| {
+            match self.settings.raw.get("seed").and_then(|s| s.parse().ok()) {
+                Some(seed) => Rng::new(seed),
+                None => Rng::from_clock(),
+            }
+        });
+        let m = pool[rng.below(pool.len())];
+        g.play(m);
+        self.steps.push(Step::Stone(m));
+        Ok(SearchResult {
+            best: m,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![m],
+        })
+    }
+
     /// Chooses a move within `limits`, plays it on the engine's board and returns it.
     pub fn think(
         &mut self,
@@ -448,6 +485,14 @@ impl Engine {
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
         if g.outcome().is_some() {
             return Err(EngineError::GameOver);
+        }
+        if self
+            .settings
+            .raw
+            .get("player")
+            .is_some_and(|p| p == "random")
+        {
+            return self.play_random();
         }
         self.ensure_resources(limits.threads)?;
         let pool = self.pool.as_ref().map(|(_, p)| p);

@@ -10,4 +10,5 @@ pub mod engine;
 pub mod game;
 pub mod play;
 pub mod protocol;
+pub mod rng;
 pub mod search;

@@ -53,12 +53,7 @@ pub trait Bits:
 }
 
 /// Mixes 64 bits so that nearby keys land far apart (the splitmix64 finaliser).
-#[inline]
-pub fn mix64(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+pub use crate::rng::mix64;
 
 impl Bits for u64 {
     const CAPACITY: usize = 64;

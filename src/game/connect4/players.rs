@@ -11,39 +11,7 @@
 use super::bits::Bits;
 use super::position::{Geometry, Position};
 
-/// splitmix64: tiny, fast and good enough for playouts.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    /// A seed from the clock, for play without a fixed `c4_seed`.
-    pub fn from_clock() -> Rng {
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.as_nanos() as u64)
-            .unwrap_or(0x9e37_79b9_7f4a_7c15);
-        Rng(nanos)
-    }
-
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        super::bits::mix64(self.0)
-    }
-
-    /// Uniform in `0..n` (n > 0); the modulo bias is negligible for n ≤ 16.
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n.max(1) as u64) as usize
-    }
-
-    /// Uniform in [0, 1).
-    pub fn unit(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
+pub use crate::rng::Rng;
 
 /// A uniformly chosen column among the set bits of `moves`.
 pub fn random_column<B: Bits>(g: &Geometry<B>, moves: B, rng: &mut Rng) -> Option<usize> {
