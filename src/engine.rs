@@ -9,8 +9,10 @@
 //! search, never in `start`, so `START` answers at once whatever `max_memory` says.
 
 use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
+use crate::opening::{self, Choice, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
+use crate::search::score;
 use crate::search::time::{Clock, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
@@ -53,6 +55,10 @@ pub enum EngineError {
     /// An `INFO` limit that cannot be honoured, reported at the next command.
     Limit(String),
     NoMove,
+    /// A move that breaks the opening rule (`INFO opening_rule`).
+    Opening(Move, OpeningViolation),
+    /// A swap opening request that cannot be answered (bad stone count, not gomoku, …).
+    Swap(String),
 }
 
 impl fmt::Display for EngineError {
@@ -66,6 +72,8 @@ impl fmt::Display for EngineError {
             EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
             EngineError::Limit(s) => write!(f, "{s}"),
             EngineError::NoMove => write!(f, "no legal move"),
+            EngineError::Opening(m, v) => write!(f, "{m}: opening rule: {v}"),
+            EngineError::Swap(s) => write!(f, "swap opening: {s}"),
         }
     }
 }
@@ -96,6 +104,8 @@ pub struct Settings {
     pub threads: Option<usize>,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
+    /// `INFO opening_rule`: Pro / Long-Pro placement rules, or swap1.
+    pub opening: OpeningRule,
     /// Every `INFO` key as received (lower-case keys), for modes that read their own.
     pub raw: HashMap<String, String>,
 }
@@ -112,6 +122,7 @@ impl Default for Settings {
             threads: None,
             max_depth: None,
             max_nodes: None,
+            opening: OpeningRule::None,
             raw: HashMap::new(),
         }
     }
@@ -266,6 +277,11 @@ impl Engine {
             "thread_num" => s.threads = value.parse().ok().filter(|&t: &usize| t > 0),
             "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
             "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
+            "opening_rule" => {
+                if let Some(r) = OpeningRule::parse(value) {
+                    s.opening = r;
+                }
+            }
             _ => {}
         }
         self.settings.raw.insert(key, value.to_string());
@@ -283,10 +299,18 @@ impl Engine {
         }
     }
 
-    /// The opponent played `m` (`TURN`).
+    /// The opponent played `m` (`TURN`). Under the Pro rules the opponent's first or third
+    /// move is checked against them.
     pub fn opponent_move(&mut self, m: Move) -> Result<(), EngineError> {
+        let rule = self.settings.opening;
+        let first = self.first_stone();
+        let gomoku = matches!(self.kind, GameKind::Gomoku(_));
         let g = self.game_mut()?;
         Self::check_on_board(g, m)?;
+        if gomoku {
+            opening::check_move(rule, g.width(), g.height(), g.ply(), first, m)
+                .map_err(|v| EngineError::Opening(m, v))?;
+        }
         g.try_play(m).map_err(|e| EngineError::Move(m, e))?;
         self.steps.push(Step::Stone(m));
         Ok(())
@@ -436,6 +460,7 @@ impl Engine {
             max_depth: self.settings.max_depth,
             max_nodes: self.settings.max_nodes,
             threads,
+            exclude: Vec::new(),
         }
     }
 
@@ -473,6 +498,8 @@ impl Engine {
     }
 
     /// Chooses a move within `limits`, plays it on the engine's board and returns it.
+    /// Blocked root moves (`YXBLOCK`) are never chosen, and under the Pro rules the engine's
+    /// first and third moves follow them.
     pub fn think(
         &mut self,
         limits: Limits,
@@ -494,13 +521,104 @@ impl Engine {
         {
             return self.play_random();
         }
+        let r = match self.opening_move() {
+            Some(m) => SearchResult {
+                best: m,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![m],
+            },
+            None => {
+                let mut limits = limits;
+                limits.exclude.extend(self.blocked.iter().copied());
+                self.search_current(&limits, stop, report)?
+            }
+        };
+        self.commit_own(r.best)?;
+        Ok(r)
+    }
+
+    /// Plays the engine's chosen move on its board.
+    fn commit_own(&mut self, m: Move) -> Result<(), EngineError> {
+        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        g.try_play(m).map_err(|e| EngineError::Move(m, e))?;
+        self.steps.push(Step::Stone(m));
+        Ok(())
+    }
+
+    /// The first stone of the game, if one was played.
+    fn first_stone(&self) -> Option<Move> {
+        self.steps.iter().find_map(|s| match s {
+            Step::Stone(m) => Some(*m),
+            _ => None,
+        })
+    }
+
+    /// The engine's move where a Pro rule decides it: the centre as the first stone, and as
+    /// the third move the ring cell (at the rule's distance) that the static evaluation likes
+    /// best, since the search's own candidates all lie near the stones.
+    fn opening_move(&self) -> Option<Move> {
+        let min = self.settings.opening.third_move_distance()?;
+        if !matches!(self.kind, GameKind::Gomoku(_)) {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        let allowed =
+            |m: Move| g.check_move(m).is_ok() && !g.is_forbidden(m) && !self.blocked.contains(&m);
+        match g.ply() {
+            0 => {
+                let c = opening::centre(g.width(), g.height());
+                allowed(c).then_some(c)
+            }
+            2 => {
+                let first = self.first_stone()?;
+                let cells = opening::third_move_cells(g.width(), g.height(), first, min, allowed);
+                let mut scratch = g.clone();
+                cells.into_iter().max_by_key(|&m| {
+                    scratch.play(m);
+                    let v = -scratch.evaluate();
+                    scratch.undo();
+                    // Ties go to the first cell found: max_by_key keeps the last, so
+                    // break them by preferring nearer, row-major cells.
+                    (
+                        v,
+                        std::cmp::Reverse((opening::distance(first, m), m.y, m.x)),
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Searches the current position without playing; errors when there is no move.
+    fn search_current(
+        &mut self,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Result<SearchResult, EngineError> {
         self.ensure_resources(limits.threads)?;
-        let pool = self.pool.as_ref().map(|(_, p)| p);
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        let result = match g {
+        self.search_game(g, limits, stop, report)
+            .ok_or(EngineError::NoMove)
+    }
+
+    /// Searches `g` (the current game or a scratch position of the same size) with the
+    /// engine's table, pool and parameters. Connect Four and m,n,k use their own movers,
+    /// which do not know about excluded moves.
+    fn search_game(
+        &self,
+        g: &AnyGame,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<SearchResult> {
+        let pool = self.pool.as_ref().map(|(_, p)| p);
+        match g {
             AnyGame::Connect4(c) => {
                 let mut ctx = ThinkContext {
-                    limits,
+                    limits: limits.clone(),
                     stop: stop.clone(),
                     report,
                     options: &self.settings.raw,
@@ -509,7 +627,7 @@ impl Engine {
             }
             AnyGame::Mnk(c) => {
                 let mut ctx = ThinkContext {
-                    limits,
+                    limits: limits.clone(),
                     stop: stop.clone(),
                     report,
                     options: &self.settings.raw,
@@ -517,14 +635,366 @@ impl Engine {
                 Some(crate::game::mnk::think(c, &mut ctx))
             }
             _ => {
-                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, &limits, stop, self.params, pool, report), _ => None)
+                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)
             }
-        };
-        let r = result.ok_or(EngineError::NoMove)?;
-        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
-        g.try_play(r.best)
-            .map_err(|e| EngineError::Move(r.best, e))?;
-        self.steps.push(Step::Stone(r.best));
-        Ok(r)
+        }
     }
+
+    /// Adds moves the engine must not play at the root (`YXBLOCK`).
+    pub fn block(&mut self, moves: &[Move]) {
+        for &m in moves {
+            if !self.blocked.contains(&m) {
+                self.blocked.push(m);
+            }
+        }
+    }
+
+    /// Allows blocked moves again (`YXBLOCKUNDO`).
+    pub fn unblock(&mut self, moves: &[Move]) {
+        self.blocked.retain(|m| !moves.contains(m));
+    }
+
+    /// Clears the blocked list (`YXBLOCKRESET`).
+    pub fn reset_blocks(&mut self) {
+        self.blocked.clear();
+    }
+
+    /// The `n` best root moves, best first (`YXNBEST`): one search per line, each excluding
+    /// the blocked moves and the lines found before it, sharing the time of `limits` evenly.
+    /// `report(i, iteration)` sees each line's iterations. The best move is then played, as a
+    /// manager expects after a move request. Fewer than `n` lines come back when the
+    /// position has fewer moves or the stop flag is raised.
+    pub fn nbest(
+        &mut self,
+        n: usize,
+        limits: Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(usize, &Iteration),
+    ) -> Result<Vec<SearchResult>, EngineError> {
+        let lines = self.multi_pv(n, &limits, stop, report, |_| true)?;
+        let best = lines.first().ok_or(EngineError::NoMove)?.best;
+        self.commit_own(best)?;
+        Ok(lines)
+    }
+
+    /// Defence search (`YXSEARCHDEFEND`): every root move that does not lose by force, up to
+    /// [`DEFEND_MAX_LINES`], best first; the lines stop at the first proven loss, which is
+    /// returned too so the caller can show it. Plays the best line's move.
+    pub fn search_defend(
+        &mut self,
+        limits: Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(usize, &Iteration),
+    ) -> Result<Vec<SearchResult>, EngineError> {
+        let lines = self.multi_pv(DEFEND_MAX_LINES, &limits, stop, report, |r| {
+            r.score > -score::WIN_MIN
+        })?;
+        let best = lines.first().ok_or(EngineError::NoMove)?.best;
+        self.commit_own(best)?;
+        Ok(lines)
+    }
+
+    /// Up to `n` searches of the current position, each excluding the earlier lines' first
+    /// moves; stops after the first line `go_on` rejects (that line is kept).
+    fn multi_pv(
+        &mut self,
+        n: usize,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(usize, &Iteration),
+        go_on: impl Fn(&SearchResult) -> bool,
+    ) -> Result<Vec<SearchResult>, EngineError> {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        if g.outcome().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        let n = n.max(1);
+        let mut lines: Vec<SearchResult> = Vec::new();
+        let mut exclude = limits.exclude.clone();
+        exclude.extend(self.blocked.iter().copied());
+        for i in 0..n {
+            if i > 0 && stop.is_set() {
+                break;
+            }
+            let now = std::time::Instant::now();
+            let share = |t: Option<std::time::Instant>| {
+                t.map(|t| now + t.saturating_duration_since(now) / (n - i) as u32)
+            };
+            let line_limits = Limits {
+                start: Some(now),
+                optimum: share(limits.optimum),
+                maximum: share(limits.maximum),
+                exclude: exclude.clone(),
+                ..limits.clone()
+            };
+            let mut rep = |it: &Iteration| report(i, it);
+            let r = match self.search_current(&line_limits, stop, &mut rep) {
+                Ok(r) => r,
+                Err(EngineError::NoMove) if i > 0 => break,
+                Err(e) => return Err(e),
+            };
+            // A mover that ignores exclusions (Connect Four, m,n,k) repeats itself: stop.
+            if exclude.contains(&r.best) {
+                break;
+            }
+            exclude.push(r.best);
+            let more = go_on(&r);
+            lines.push(r);
+            if !more {
+                break;
+            }
+        }
+        Ok(lines)
+    }
+
+    /// A short search's score of `g` for its side to move, with `budget` of the time.
+    fn score_of(&mut self, g: &AnyGame, limits: &Limits, stop: &Stop) -> Option<SearchResult> {
+        self.ensure_resources(limits.threads).ok()?;
+        let mut sink = |_: &Iteration| {};
+        self.search_game(g, limits, stop, &mut sink)
+    }
+
+    /// Answers `SWAP2BOARD` (and swap1 under `INFO opening_rule swap1`) for `stones`, the
+    /// opening placed so far in move order (black, white, black, …). The engine's own board
+    /// is left alone: after the opening phase the manager sends the agreed position.
+    pub fn swap2(
+        &mut self,
+        stones: &[Move],
+        limits: Limits,
+        stop: &Stop,
+    ) -> Result<SwapAnswer, EngineError> {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        if !matches!(self.kind, GameKind::Gomoku(_)) {
+            return Err(EngineError::Swap("only gomoku has swap openings".into()));
+        }
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let mut pos = AnyGame::new(self.kind, g.width(), g.height())
+            .map_err(|e| EngineError::BadSize(e.0))?;
+        for &m in stones {
+            Self::check_on_board(&pos, m)?;
+            pos.try_play(m).map_err(|e| EngineError::Move(m, e))?;
+        }
+        let swap1 = self.settings.opening == OpeningRule::Swap1;
+        let plan = SwapPlan::new(limits.clone());
+        match stones.len() {
+            0 => self.propose_three(&pos, &plan, stop),
+            3 => {
+                let r = self
+                    .score_of(&pos, &plan.slice(0, 3), stop)
+                    .ok_or(EngineError::NoMove)?;
+                match opening::choose_after_three(r.score, !swap1) {
+                    Choice::Swap => Ok(SwapAnswer::Swap),
+                    Choice::PlayWhite => Ok(SwapAnswer::Move(r.best)),
+                    Choice::AddTwo => self.add_two(&pos, r.best, &plan, stop),
+                }
+            }
+            5 => {
+                let r = self
+                    .score_of(&pos, &plan.slice(0, 1), stop)
+                    .ok_or(EngineError::NoMove)?;
+                match opening::choose_after_five(r.score) {
+                    Choice::PlayWhite | Choice::AddTwo => Ok(SwapAnswer::Move(r.best)),
+                    Choice::Swap => Ok(SwapAnswer::Swap),
+                }
+            }
+            k => Err(EngineError::Swap(format!(
+                "{k} stones given; swap answers need 0, 3 or 5"
+            ))),
+        }
+    }
+
+    /// Swap2 step 1: the three-stone opening whose short-search score for white is nearest
+    /// zero. The static evaluation first keeps the most balanced few of the candidate shapes,
+    /// so the searches fit the time.
+    fn propose_three(
+        &mut self,
+        empty: &AnyGame,
+        plan: &SwapPlan,
+        stop: &Stop,
+    ) -> Result<SwapAnswer, EngineError> {
+        let mut shapes: Vec<([Move; 3], i32)> = Vec::new();
+        for o in opening::swap2_candidates(empty.width(), empty.height()) {
+            let mut p = empty.clone();
+            if o.iter().all(|&m| p.try_play(m).is_ok()) {
+                shapes.push((o, p.evaluate()));
+            }
+        }
+        shapes.sort_by_key(|&(o, v)| (v.abs(), o));
+        shapes.truncate(SWAP_SEARCHED_SHAPES);
+        let mut best: Option<([Move; 3], i32)> = None;
+        let n = shapes.len();
+        for (i, (o, static_v)) in shapes.into_iter().enumerate() {
+            let mut p = empty.clone();
+            for m in o {
+                p.play(m);
+            }
+            let v = self
+                .score_of(&p, &plan.slice(i, n), stop)
+                .map_or(static_v, |r| r.score);
+            if best.is_none_or(|(_, b)| v.abs() < b.abs()) {
+                best = Some((o, v));
+            }
+            if stop.is_set() {
+                break;
+            }
+        }
+        let (o, _) = best.ok_or(EngineError::NoMove)?;
+        Ok(SwapAnswer::Stones(o.to_vec()))
+    }
+
+    /// Swap2 step 2, balanced case: white's best stone, then the black stone among black's
+    /// best candidates that leaves white's score nearest zero.
+    fn add_two(
+        &mut self,
+        three: &AnyGame,
+        white: Move,
+        plan: &SwapPlan,
+        stop: &Stop,
+    ) -> Result<SwapAnswer, EngineError> {
+        let mut p = three.clone();
+        p.try_play(white).map_err(|e| EngineError::Move(white, e))?;
+        let mut cands = Vec::new();
+        p.candidates(&mut cands);
+        cands.truncate(SWAP_SEARCHED_SHAPES);
+        let n = cands.len();
+        let mut best: Option<(Move, i32)> = None;
+        for (i, c) in cands.into_iter().enumerate() {
+            if p.is_forbidden(c.mv) {
+                continue;
+            }
+            let mut q = p.clone();
+            q.play(c.mv);
+            let Some(r) = self.score_of(&q, &plan.slice(3 + i, 3 + n), stop) else {
+                continue;
+            };
+            if best.is_none_or(|(_, b)| r.score.abs() < b.abs()) {
+                best = Some((c.mv, r.score));
+            }
+            if stop.is_set() {
+                break;
+            }
+        }
+        let (black, _) = best.ok_or(EngineError::NoMove)?;
+        Ok(SwapAnswer::Stones(vec![white, black]))
+    }
+
+    /// The debugging report of the current position (`TRACEBOARD`): side to move, static
+    /// evaluation, and the mode's best candidates with their ordering score and the static
+    /// evaluation after each (for the side that played it).
+    pub fn trace(&self) -> Result<Trace, EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let mut list = Vec::new();
+        g.candidates(&mut list);
+        list.truncate(TRACE_CANDIDATES);
+        let mut scratch = g.clone();
+        let candidates = list
+            .iter()
+            .map(|c| {
+                scratch.play(c.mv);
+                let after = -scratch.evaluate();
+                scratch.undo();
+                (c.mv, c.score, after)
+            })
+            .collect();
+        Ok(Trace {
+            to_move: g.side_to_move(),
+            ply: g.ply(),
+            eval: g.evaluate(),
+            outcome: g.outcome(),
+            candidates,
+            blocked: self.blocked.clone(),
+        })
+    }
+
+    /// A short analysis of the current position that plays nothing (`TRACESEARCH`): the
+    /// `n` best lines, each searched to `depth` plies at most within `limits`.
+    pub fn analyse(
+        &mut self,
+        n: usize,
+        depth: u32,
+        limits: Limits,
+        stop: &Stop,
+    ) -> Result<Vec<SearchResult>, EngineError> {
+        // A person asked: use the whole move time (not the soft target) up to the depth cap.
+        let limits = Limits {
+            max_depth: Some(limits.max_depth.map_or(depth, |d| d.min(depth))),
+            optimum: limits.maximum,
+            ..limits
+        };
+        let mut sink = |_: usize, _: &Iteration| {};
+        self.multi_pv(n, &limits, stop, &mut sink, |_| true)
+    }
+}
+
+/// Most lines `YXSEARCHDEFEND` lists.
+pub const DEFEND_MAX_LINES: usize = 8;
+/// How many opening shapes (swap2 step 1) or black stones (step 2) get a short search.
+const SWAP_SEARCHED_SHAPES: usize = 6;
+/// Candidates `TRACEBOARD` lists.
+const TRACE_CANDIDATES: usize = 10;
+
+/// An answer to `SWAP2BOARD`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SwapAnswer {
+    /// Stones to add: three (step 1) or a white and a black one (step 2).
+    Stones(Vec<Move>),
+    /// Take black; the opponent moves next as white.
+    Swap,
+    /// Take white and play this move.
+    Move(Move),
+}
+
+/// The time of one swap request split into equal slices, one per short search.
+struct SwapPlan {
+    limits: Limits,
+    start: std::time::Instant,
+}
+
+impl SwapPlan {
+    fn new(limits: Limits) -> SwapPlan {
+        let start = limits.start.unwrap_or_else(std::time::Instant::now);
+        SwapPlan { limits, start }
+    }
+
+    /// Limits for search `i` of `n`: it may run until the end of slice `i`, so time a
+    /// quick search leaves over goes to the next ones.
+    fn slice(&self, i: usize, n: usize) -> Limits {
+        let n = n.max(1) as u32;
+        let until = |t: Option<std::time::Instant>| {
+            t.map(|t| self.start + t.saturating_duration_since(self.start) * (i as u32 + 1) / n)
+        };
+        Limits {
+            start: Some(std::time::Instant::now()),
+            optimum: until(self.limits.optimum),
+            maximum: until(self.limits.maximum),
+            max_depth: Some(
+                self.limits
+                    .max_depth
+                    .map_or(SWAP_DEPTH, |d| d.min(SWAP_DEPTH)),
+            ),
+            ..self.limits.clone()
+        }
+    }
+}
+
+/// Depth cap of the swap searches: openings are quiet, and several searches share a move's
+/// time.
+const SWAP_DEPTH: u32 = 8;
+
+/// What `TRACEBOARD` reports.
+#[derive(Clone, Debug)]
+pub struct Trace {
+    pub to_move: Color,
+    pub ply: usize,
+    /// Static evaluation for the side to move.
+    pub eval: i32,
+    pub outcome: Option<crate::game::Outcome>,
+    /// (move, ordering score, static evaluation after it for the side that played it).
+    pub candidates: Vec<(Move, i32, i32)>,
+    pub blocked: Vec<Move>,
 }

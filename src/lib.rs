@@ -8,6 +8,7 @@ pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod game;
+pub mod opening;
 pub mod play;
 pub mod protocol;
 pub mod rng;

@@ -77,6 +77,10 @@ pub enum Command {
     YxNBest(usize),
     YxSearchDefend,
     YxShowHashUsage,
+    /// `TRACEBOARD`: debugging report (board, static evaluation, candidates) as MESSAGEs.
+    TraceBoard,
+    /// `TRACESEARCH`: short multi-line analysis and forced-win verdict as MESSAGEs.
+    TraceSearch,
     /// Any other line (sanitised and clipped), to be answered `UNKNOWN <text>`.
     Unknown(String),
 }
@@ -354,6 +358,8 @@ enum Keyword {
     YxNBest,
     YxSearchDefend,
     YxShowHashUsage,
+    TraceBoard,
+    TraceSearch,
 }
 
 /// What a command line produced: a finished result, or an opened block.
@@ -389,6 +395,8 @@ impl Keyword {
             "YXNBEST" => Keyword::YxNBest,
             "YXSEARCHDEFEND" => Keyword::YxSearchDefend,
             "YXSHOWHASHUSAGE" => Keyword::YxShowHashUsage,
+            "TRACEBOARD" => Keyword::TraceBoard,
+            "TRACESEARCH" => Keyword::TraceSearch,
             _ => return None,
         })
     }
@@ -440,6 +448,8 @@ impl Keyword {
             Keyword::YxNBest => Parsed::Done(parse_nbest(rest)),
             Keyword::YxSearchDefend => done(Command::YxSearchDefend),
             Keyword::YxShowHashUsage => done(Command::YxShowHashUsage),
+            Keyword::TraceBoard => done(Command::TraceBoard),
+            Keyword::TraceSearch => done(Command::TraceSearch),
         }
     }
 }
@@ -740,6 +750,8 @@ mod tests {
             ("YXSHOWINFO", Command::YxShowInfo),
             ("YXSEARCHDEFEND", Command::YxSearchDefend),
             ("YXSHOWHASHUSAGE", Command::YxShowHashUsage),
+            ("traceboard", Command::TraceBoard),
+            ("TRACESEARCH", Command::TraceSearch),
             ("  Begin  \r\n", Command::Begin),
             ("END now", Command::End),
         ];

@@ -10,9 +10,10 @@
 //! This layer parses and prints only; the engine never sees protocol text.
 
 pub mod command;
+pub mod detail;
 pub mod output;
 
-use crate::engine::{Engine, EngineError, Stone};
+use crate::engine::{self, Engine, EngineError, Stone};
 use crate::game::{Game, Move};
 use crate::search::{Iteration, Stop};
 use command::{Command, Field, Parser};
@@ -207,14 +208,14 @@ fn handle(
                 // asks for our move, so answer for the current position.
                 log::warn!("BEGIN on a non-empty board");
             }
-            return think(engine, received, rx, queue);
+            return think(engine, received, rx, queue, Job::Move);
         }
         Command::Turn(m) => match engine.opponent_move(m) {
-            Ok(()) => return think(engine, received, rx, queue),
+            Ok(()) => return think(engine, received, rx, queue, Job::Move),
             Err(e) => output::error(&e.to_string()),
         },
         Command::Board(list) => match engine.set_board(&to_stones(&list)) {
-            Ok(()) => return think(engine, received, rx, queue),
+            Ok(()) => return think(engine, received, rx, queue, Job::Move),
             Err(e) => output::error(&e.to_string()),
         },
         Command::YxBoard(list) => {
@@ -243,14 +244,24 @@ fn handle(
             output::message("INFO MAX_THREAD_NUM 256");
             output::message("INFO MAX_HASH_SIZE 22");
         }
-        Command::Swap2Board(_)
-        | Command::YxBlock(_)
-        | Command::YxBlockUndo(_)
-        | Command::YxBlockReset
-        | Command::YxNBest(_)
-        | Command::YxSearchDefend => {
-            output::unknown("command not implemented");
+        Command::Swap2Board(stones) => {
+            return think(engine, received, rx, queue, Job::Swap2(stones));
         }
+        Command::YxBlock(list) => engine.block(&list),
+        Command::YxBlockUndo(list) => engine.unblock(&list),
+        Command::YxBlockReset => engine.reset_blocks(),
+        Command::YxNBest(n) => return think(engine, received, rx, queue, Job::NBest(n)),
+        Command::YxSearchDefend => return think(engine, received, rx, queue, Job::Defend),
+        Command::TraceBoard => match engine.trace() {
+            Ok(t) => {
+                let board = engine.game().map(detail::board_lines).unwrap_or_default();
+                for l in board.iter().chain(detail::trace_lines(&t).iter()) {
+                    output::message(l);
+                }
+            }
+            Err(e) => output::error(&e.to_string()),
+        },
+        Command::TraceSearch => return think(engine, received, rx, queue, Job::Analyse),
         Command::Unknown(text) => output::unknown(&text),
     }
     Flow::Continue
@@ -277,21 +288,172 @@ fn urgent_word(line: &[u8]) -> Option<Urgent> {
     }
 }
 
-/// Thinks on a scoped thread while still reading input, then prints the move.
+/// A request that makes the engine think and owes one reply line.
+enum Job {
+    /// `BEGIN` / `TURN` / `BOARD`: a move.
+    Move,
+    /// `YXNBEST n`: n lines as MESSAGEs, then the best move (played).
+    NBest(usize),
+    /// `YXSEARCHDEFEND`: the moves that do not lose, then the best (played).
+    Defend,
+    /// `SWAP2BOARD`: the swap answer.
+    Swap2(Vec<Move>),
+    /// `TRACESEARCH`: a short analysis as MESSAGEs; no reply line, nothing played.
+    Analyse,
+}
+
+/// Lines `TRACESEARCH` lists, and its depth cap.
+const ANALYSE_LINES: usize = 3;
+const ANALYSE_DEPTH: u32 = 8;
+
+/// What a finished job prints: MESSAGE texts, then (maybe) the reply line.
+struct Reply {
+    messages: Vec<String>,
+    line: Option<String>,
+}
+
+/// Turns search progress into MESSAGE lines and, when a GUI asked with `INFO show_detail`,
+/// the realtime marks and detail blocks.
+struct Progress {
+    bits: u32,
+    num_pv: usize,
+    start: Instant,
+    /// Nodes of the lines finished before the current one.
+    nodes_done: u64,
+    line: usize,
+    line_nodes: u64,
+}
+
+impl Progress {
+    fn new(bits: u32, num_pv: usize, start: Instant) -> Progress {
+        if bits & detail::SHOW_REALTIME != 0 {
+            output::message("REALTIME REFRESH");
+        }
+        Progress {
+            bits,
+            num_pv,
+            start,
+            nodes_done: 0,
+            line: 0,
+            line_nodes: 0,
+        }
+    }
+
+    fn iteration(&mut self, line: usize, it: &Iteration) {
+        if line != self.line {
+            self.nodes_done += self.line_nodes;
+            self.line = line;
+        }
+        self.line_nodes = it.nodes;
+        let prefix = if self.num_pv > 1 {
+            format!("pv {} ", line + 1)
+        } else {
+            String::new()
+        };
+        output::message(&format!("{prefix}{}", iteration_message(it)));
+        if self.bits & detail::SHOW_REALTIME != 0 {
+            for l in detail::realtime(line, it) {
+                output::message(&l);
+            }
+        }
+        if self.bits & detail::SHOW_DETAIL != 0 {
+            let total = self.nodes_done + it.nodes;
+            let ms = self.start.elapsed().as_millis() as u64;
+            for l in detail::detail_block(line, self.num_pv, it, total, ms) {
+                output::line(&l);
+            }
+        }
+    }
+}
+
+/// Runs `job` for the engine: the part that needs no search, or the search itself.
+fn run_job(
+    engine: &mut Engine,
+    job: Job,
+    limits: crate::search::Limits,
+    stop: &Stop,
+) -> Result<Reply, EngineError> {
+    let bits = detail::show_detail_bits(engine.settings.raw.get("show_detail"));
+    let start = limits.start.unwrap_or_else(Instant::now);
+    match job {
+        Job::Move => {
+            let mut p = Progress::new(bits, 1, start);
+            let r = engine.think(limits, stop, &mut |it| p.iteration(0, it))?;
+            Ok(Reply {
+                messages: Vec::new(),
+                line: Some(r.best.to_string()),
+            })
+        }
+        job @ (Job::NBest(_) | Job::Defend) => {
+            let n = if let Job::NBest(n) = job {
+                n
+            } else {
+                engine::DEFEND_MAX_LINES
+            };
+            let mut p = Progress::new(bits, n, start);
+            let mut report = |i: usize, it: &Iteration| p.iteration(i, it);
+            let lines = match job {
+                Job::NBest(n) => engine.nbest(n, limits, stop, &mut report)?,
+                _ => engine.search_defend(limits, stop, &mut report)?,
+            };
+            let title = match job {
+                Job::NBest(_) => format!("nbest: {} line(s)", lines.len()),
+                _ => format!(
+                    "defend: {} move(s) that do not lose",
+                    lines
+                        .iter()
+                        .filter(|r| r.score > -crate::search::score::WIN_MIN)
+                        .count()
+                ),
+            };
+            let mut messages = vec![title];
+            messages.extend(
+                lines
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| detail::pv_summary(i, r)),
+            );
+            Ok(Reply {
+                messages,
+                line: lines.first().map(|r| r.best.to_string()),
+            })
+        }
+        Job::Swap2(stones) => {
+            let a = engine.swap2(&stones, limits, stop)?;
+            Ok(Reply {
+                messages: Vec::new(),
+                line: Some(detail::swap_answer(&a)),
+            })
+        }
+        Job::Analyse => {
+            let lines = engine.analyse(ANALYSE_LINES, ANALYSE_DEPTH, limits, stop)?;
+            let mut messages: Vec<String> = lines
+                .iter()
+                .enumerate()
+                .map(|(i, r)| detail::pv_summary(i, r))
+                .collect();
+            messages.push(detail::verdict(lines.first()));
+            Ok(Reply {
+                messages,
+                line: None,
+            })
+        }
+    }
+}
+
+/// Thinks on a scoped thread while still reading input, then prints the job's reply.
 fn think(
     engine: &mut Engine,
     received: Instant,
     rx: &Receiver<Input>,
     queue: &mut VecDeque<Input>,
+    job: Job,
 ) -> Flow {
     let limits = engine.limits(received);
     let hard = limits.maximum;
     let stop = Stop::new();
     let result = std::thread::scope(|s| {
-        let handle = s.spawn(|| {
-            let mut report = |it: &Iteration| output::message(&iteration_message(it));
-            engine.think(limits, &stop, &mut report)
-        });
+        let handle = s.spawn(|| run_job(engine, job, limits, &stop));
         while !handle.is_finished() {
             match rx.recv_timeout(POLL) {
                 Ok(Input::Line(t, l)) => match urgent_word(&l) {
@@ -316,7 +478,14 @@ fn think(
         handle.join()
     });
     match result {
-        Ok(Ok(r)) => output::mv(r.best),
+        Ok(Ok(reply)) => {
+            for m in &reply.messages {
+                output::message(m);
+            }
+            if let Some(l) = reply.line {
+                output::line(&l);
+            }
+        }
         Ok(Err(e)) => output::error(&e.to_string()),
         Err(_) => output::error("internal error while thinking"),
     }

@@ -261,6 +261,8 @@ impl<'a, G: Game> Worker<'a, G> {
         let key = self.game.key();
         let tt_move = self.tt.probe(key).and_then(|e| e.mv);
         self.order(0, tt_move, self.params.root_beam);
+        let limits = self.limits;
+        self.moves[0].retain(|s| !limits.exclude.contains(&s.mv));
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
         for i in 0..n {
@@ -469,18 +471,24 @@ pub fn search<G: Game>(
         }),
         _ => run_main(report),
     };
-    result.or_else(|| fallback(game))
+    result.or_else(|| fallback(game, &limits.exclude))
 }
 
-/// A move when the search had no time for even one iteration: the best-ordered candidate.
-fn fallback<G: Game>(game: &G) -> Option<SearchResult> {
+/// A move when the search had no time for even one iteration (or every root candidate is
+/// excluded): the best-ordered allowed candidate, else the first allowed legal move.
+fn fallback<G: Game>(game: &G, exclude: &[Move]) -> Option<SearchResult> {
     let mut list = Vec::new();
     game.candidates(&mut list);
     let best = list
         .iter()
+        .filter(|s| !exclude.contains(&s.mv))
         .max_by_key(|s| s.score)
         .map(|s| s.mv)
-        .or_else(|| game.legal_moves().into_iter().next())?;
+        .or_else(|| {
+            game.legal_moves()
+                .into_iter()
+                .find(|m| !exclude.contains(m) && !game.is_forbidden(*m))
+        })?;
     Some(SearchResult {
         best,
         score: 0,

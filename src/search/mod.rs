@@ -28,6 +28,8 @@ pub struct Limits {
     pub max_nodes: Option<u64>,
     /// Search threads (Lazy SMP helpers included); 0 means one.
     pub threads: usize,
+    /// Root moves the search must not play (`YXBLOCK`, multi-PV, opening rules).
+    pub exclude: Vec<Move>,
 }
 
 impl Limits {
