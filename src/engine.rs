@@ -736,8 +736,10 @@ impl Engine {
                 Err(EngineError::NoMove) if i > 0 => break,
                 Err(e) => return Err(e),
             };
-            // A mover that ignores exclusions (Connect Four, m,n,k) repeats itself: stop.
-            if exclude.contains(&r.best) {
+            // A mover that ignores exclusions (Connect Four, m,n,k) repeats itself, and a
+            // depth-0 answer is the fallback once every root candidate is excluded (the
+            // forced-move rules left nothing else worth a line): either ends the list.
+            if exclude.contains(&r.best) || (i > 0 && r.depth == 0) {
                 break;
             }
             exclude.push(r.best);

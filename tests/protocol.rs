@@ -778,6 +778,14 @@ transcripts!(
     mnk,
     eof_thinking,
     info_limits,
+    pro,
+    pro_long,
+    yxblock,
+    yxnbest,
+    yxdefend,
+    debug,
+    swap2,
+    swap1,
 );
 
 #[test]
