@@ -12,7 +12,8 @@ USAGE:
   pbrain-wuzi bench [DEPTH]        fixed-depth search of fixed positions; prints `Nodes searched: N`
   pbrain-wuzi solve [--game connect4|mnk] ...   exact values of positions read from stdin
   pbrain-wuzi play [--game G] [--rule N] [--size N | --width W --height H] [--k K]
-                   [--time MS] [--engine-first] [--record FILE | --no-record]
+                   [--time MS] [--depth N] [--threads N] [--opening pro|longpro]
+                   [--engine-first] [--record FILE | --no-record]
                                    play the engine in the terminal
   pbrain-wuzi --help | --version
 

@@ -299,6 +299,8 @@ pub fn parse_args(args: &[String], engine: &mut Engine) -> Result<PlayOptions> {
             "--rule" => engine.set_info("rule", value()?),
             "--k" => engine.set_info("k", value()?),
             "--threads" => engine.set_info("thread_num", value()?),
+            "--depth" => engine.set_info("max_depth", value()?),
+            "--opening" => engine.set_info("opening_rule", value()?),
             "--c4-player" => engine.set_info("c4_player", value()?),
             other => bail!("play: unknown option {other:?}"),
         }
@@ -327,6 +329,76 @@ mod tests {
         assert_eq!(parse_move("h0"), None);
         assert_eq!(parse_move("?"), None);
         assert_eq!(parse_move("A3"), Some((26, Some(2))));
+    }
+
+    /// Moves three cells apart, so the person never makes five: the engine must win.
+    fn harmless_moves() -> String {
+        let mut s = String::new();
+        for row in [1, 4, 7, 10, 13, 15] {
+            for col in ['a', 'd', 'g', 'j', 'm', 'o'] {
+                s.push_str(&format!("{col}{row}\n"));
+            }
+        }
+        s
+    }
+
+    #[test]
+    fn piped_game_finishes_and_is_recorded() {
+        let path = std::env::temp_dir().join(format!("wuzi-play-{}.psq", std::process::id()));
+        let mut engine = Engine::new();
+        let args: Vec<String> = [
+            "--engine-first",
+            "--depth",
+            "3",
+            "--time",
+            "2000",
+            "--threads",
+            "1",
+            "--record",
+            path.to_str().unwrap(),
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let opts = parse_args(&args, &mut engine).unwrap();
+        // A typo, an undo and a move in the other notation along the way.
+        let input = format!("zz\na1\nundo\n0,0\n{}", harmless_moves());
+        let mut out = Vec::new();
+        play(engine, &opts, &mut input.as_bytes(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("The engine wins."), "{text}");
+        assert!(text.contains("cannot read \"zz\""), "{text}");
+        assert!(text.contains("engine plays h8 (7,7): eval"), "{text}");
+        let record = std::fs::read_to_string(&path).unwrap();
+        std::fs::remove_file(&path).ok();
+        let lines: Vec<&str> = record.lines().collect();
+        assert_eq!(lines[0], "Piskvork 15x15, 11:11, 0");
+        // The engine moved first and last: an odd number of moves, undone ones left out.
+        assert_eq!(lines.len() % 2, 0, "{record}");
+        assert!(lines[1].starts_with("8,8,"), "{record}");
+        assert!(lines[2].starts_with("1,1,"), "{record}");
+    }
+
+    #[test]
+    fn pro_rule_holds_in_a_terminal_game() {
+        let mut engine = Engine::new();
+        let args: Vec<String> = ["--opening", "pro", "--depth", "2", "--no-record"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let opts = parse_args(&args, &mut engine).unwrap();
+        let mut out = Vec::new();
+        // Off-centre first stone refused, then the centre; a third move too close refused.
+        play(
+            engine,
+            &opts,
+            &mut "a1\nh8\nh9\nquit\n".as_bytes(),
+            &mut out,
+        )
+        .unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("illegal: 0,0: opening rule"), "{text}");
+        assert_eq!(text.matches("engine plays").count(), 1, "{text}");
     }
 
     #[test]
