@@ -43,6 +43,28 @@ struct Slot {
     data: AtomicU64,
 }
 
+/// `n` empty slots from a zeroed allocation. Large blocks come straight from the OS as
+/// untouched zero pages, so making a table costs nothing until it is used: a first search
+/// with a 128 MB table no longer spends a fast time control zeroing it.
+fn zeroed_slots(n: usize) -> Vec<Slot> {
+    if n == 0 {
+        return Vec::new();
+    }
+    let Ok(layout) = std::alloc::Layout::array::<Slot>(n) else {
+        return Vec::new();
+    };
+    // SAFETY: `Slot` is two `AtomicU64`s, for which all-zero bytes are the valid value 0
+    // (the empty slot). The block comes from the global allocator with exactly the layout of
+    // `n` slots, so a Vec of length and capacity `n` may own and later free it.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout).cast::<Slot>();
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Vec::from_raw_parts(p, n, n)
+    }
+}
+
 /// Shared transposition table. `&self` methods only: threads share it behind an `Arc`.
 pub struct TranspositionTable {
     slots: Vec<Slot>,
@@ -117,16 +139,17 @@ impl TranspositionTable {
         let n = buckets * BUCKET;
         if n != self.slots.len() {
             self.slots = Vec::new();
-            self.slots.resize_with(n, Slot::default);
+            self.slots = zeroed_slots(n);
         }
     }
 
     /// Forgets every entry (`YXHASHCLEAR`, new game).
     pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s.check.get_mut() = 0;
-            *s.data.get_mut() = 0;
-        }
+        // A fresh zeroed block instead of writing zeros: the OS hands out zero pages on first
+        // touch, so START and the first search do not pay for paging in the whole table.
+        let n = self.slots.len();
+        self.slots = Vec::new();
+        self.slots = zeroed_slots(n);
         self.generation.store(0, Ordering::Relaxed);
     }
 
