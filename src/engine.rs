@@ -19,8 +19,9 @@ use std::fmt;
 use std::time::Instant;
 
 /// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
-/// thread stacks, buffers), measured with the TT at its minimum; see the README.
-pub const BASE_MEMORY: u64 = 12 << 20;
+/// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
+/// 32×32 board with two search threads, `scripts/memory.sh`) plus headroom; see the README.
+pub const BASE_MEMORY: u64 = 6 << 20;
 /// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
 pub const MEMORY_SHARE_PERMILLE: u64 = 750;
 /// Smallest transposition table the engine plays with.
@@ -29,6 +30,26 @@ pub const MIN_TT_BYTES: u64 = 1 << 18;
 pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
 /// Largest table (`hash_size` included).
 pub const MAX_TT_BYTES: u64 = 8 << 30;
+/// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
+pub const MAX_THREADS: usize = 256;
+
+/// Half the machine's physical memory, where the OS tells it: a table sized from an absurd
+/// `hash_size` or `max_memory` would otherwise be touched page by page into the OOM killer.
+fn ram_cap() -> u64 {
+    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|t| parse_mem_total_kib(&t))
+            .map_or(MAX_TT_BYTES, |kib| kib.saturating_mul(1024) / 2)
+    })
+}
+
+/// The `MemTotal:` figure of `/proc/meminfo`, KiB.
+fn parse_mem_total_kib(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
 /// What a stone in a `BOARD` list is, from the engine's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -65,7 +86,10 @@ impl fmt::Display for EngineError {
             EngineError::GameOver => write!(f, "the game is already over"),
             EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
             EngineError::Limit(s) => write!(f, "{s}"),
-            EngineError::NoMove => write!(f, "no legal move"),
+            EngineError::NoMove => write!(
+                f,
+                "no legal move: every empty cell is forbidden for black (renju)"
+            ),
         }
     }
 }
@@ -132,7 +156,9 @@ impl Settings {
     /// small for the engine to run at all.
     pub fn tt_bytes(&self) -> Result<u64, EngineError> {
         if let Some(kib) = self.hash_kib {
-            return Ok((kib.saturating_mul(1024)).clamp(MIN_TT_BYTES, MAX_TT_BYTES));
+            return Ok((kib.saturating_mul(1024))
+                .min(ram_cap())
+                .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
         }
         if self.max_memory == 0 {
             return Ok(DEFAULT_TT_BYTES);
@@ -146,7 +172,7 @@ impl Settings {
                 (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
             )));
         }
-        Ok(tt.min(MAX_TT_BYTES))
+        Ok(tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES)))
     }
 }
 
@@ -245,9 +271,8 @@ impl Engine {
                     } else {
                         v as u64
                     };
-                    if let Err(e) = s.tt_bytes() {
-                        self.pending_error = Some(e);
-                    }
+                    // A later, workable limit withdraws the complaint about an earlier one.
+                    self.pending_error = s.tt_bytes().err();
                 }
             }
             "rule" => {
@@ -263,7 +288,13 @@ impl Engine {
                     .filter(|&k: &usize| (1..=32).contains(&k))
             }
             "hash_size" => s.hash_kib = value.parse().ok().filter(|&v: &u64| v > 0),
-            "thread_num" => s.threads = value.parse().ok().filter(|&t: &usize| t > 0),
+            "thread_num" => {
+                s.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|&t: &usize| t > 0)
+                    .map(|t| t.min(MAX_THREADS))
+            }
             "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
             "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
             _ => {}
@@ -526,5 +557,38 @@ impl Engine {
             .map_err(|e| EngineError::Move(r.best, e))?;
         self.steps.push(Step::Stone(r.best));
         Ok(r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mem_total_is_read_from_meminfo() {
+        let t = "MemTotal:       24684144 kB\nMemFree:        1 kB\n";
+        assert_eq!(parse_mem_total_kib(t), Some(24684144));
+        assert_eq!(parse_mem_total_kib("MemFree: 3 kB"), None);
+        assert_eq!(parse_mem_total_kib("MemTotal: lots"), None);
+    }
+
+    #[test]
+    fn a_later_workable_memory_limit_clears_the_pending_error() {
+        let mut e = Engine::new();
+        e.set_info("max_memory", "1000000");
+        assert!(matches!(e.pending_error, Some(EngineError::Limit(_))));
+        e.set_info("max_memory", "16777216");
+        assert!(e.take_pending_error().is_none());
+        assert!(e.settings.tt_bytes().is_ok_and(|b| b >= MIN_TT_BYTES));
+    }
+
+    #[test]
+    fn absurd_limits_are_capped() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "100000");
+        assert_eq!(e.settings.threads, Some(MAX_THREADS));
+        e.set_info("hash_size", "999999999999");
+        let b = e.settings.tt_bytes().unwrap_or(0);
+        assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
     }
 }

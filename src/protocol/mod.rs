@@ -292,8 +292,19 @@ fn think(
             let mut report = |it: &Iteration| output::message(&iteration_message(it));
             engine.think(limits, &stop, &mut report)
         });
+        // After end of input the channel answers at once; polling it would spin a core for
+        // the rest of the search, so the loop then only sleeps.
+        let mut eof = matches!(queue.back(), Some(Input::Eof));
         while !handle.is_finished() {
-            match rx.recv_timeout(POLL) {
+            if eof {
+                std::thread::sleep(POLL);
+            }
+            let polled = if eof {
+                Err(RecvTimeoutError::Timeout)
+            } else {
+                rx.recv_timeout(POLL)
+            };
+            match polled {
                 Ok(Input::Line(t, l)) => match urgent_word(&l) {
                     Some(Urgent::Stop) => stop.set(),
                     // END from a manager arrives alone: leave now. Behind other queued
@@ -303,6 +314,7 @@ fn think(
                 },
                 // End of input: finish this move and whatever is queued, then exit.
                 Ok(Input::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    eof = true;
                     if !matches!(queue.back(), Some(Input::Eof)) {
                         queue.push_back(Input::Eof);
                     }

@@ -265,9 +265,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best: Option<(i32, Move)> = None;
         for i in 0..n {
             let m = self.moves[0][i].mv;
+            // Inside the tree a renju black left with fouls only plays one and loses; at the
+            // root the engine never answers a foul (the caller reports "no legal move").
+            if self.game.is_forbidden(m) {
+                continue;
+            }
             self.game.play(m);
             let mut s;
-            if i == 0 {
+            if best.is_none() {
                 s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
             } else {
                 s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
@@ -476,11 +481,18 @@ pub fn search<G: Game>(
 fn fallback<G: Game>(game: &G) -> Option<SearchResult> {
     let mut list = Vec::new();
     game.candidates(&mut list);
+    // Renju: a forbidden cell is legal but loses at once; with only those left there is
+    // no move to give, and the engine reports that instead of choosing one.
     let best = list
         .iter()
+        .filter(|s| !game.is_forbidden(s.mv))
         .max_by_key(|s| s.score)
         .map(|s| s.mv)
-        .or_else(|| game.legal_moves().into_iter().next())?;
+        .or_else(|| {
+            game.legal_moves()
+                .into_iter()
+                .find(|&m| !game.is_forbidden(m))
+        })?;
     Some(SearchResult {
         best,
         score: 0,
