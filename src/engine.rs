@@ -299,7 +299,44 @@ impl Engine {
             "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
             _ => {}
         }
+        let kind_key = matches!(key.as_str(), "rule" | "game" | "k");
         self.settings.raw.insert(key, value.to_string());
+        if kind_key {
+            self.adopt_kind();
+        }
+    }
+
+    /// Switches the current game to the kind the settings now select: managers send
+    /// `INFO rule` after `START`, so the rule applies to the game already started. The stones
+    /// are replayed on a board of the new kind; if they do not fit it, that board starts
+    /// empty; if even the size does not fit, the old game stays and the next command gets
+    /// an `ERROR`.
+    fn adopt_kind(&mut self) {
+        let kind = self.settings.kind();
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        if kind == self.kind {
+            return;
+        }
+        let (w, h) = (g.width(), g.height());
+        let old = std::mem::replace(&mut self.kind, kind);
+        match self.replay(&self.steps) {
+            Ok(ng) => self.game = Some(ng),
+            Err(_) => match AnyGame::new(kind, w, h) {
+                Ok(ng) => {
+                    self.game = Some(ng);
+                    self.steps.clear();
+                }
+                Err(e) => {
+                    self.kind = old;
+                    self.pending_error = Some(EngineError::BadSize(format!(
+                        "{} cannot be played on this board: {e}",
+                        kind.describe()
+                    )));
+                }
+            },
+        }
     }
 
     fn game_mut(&mut self) -> Result<&mut AnyGame, EngineError> {
@@ -590,5 +627,110 @@ mod tests {
         e.set_info("hash_size", "999999999999");
         let b = e.settings.tt_bytes().unwrap_or(0);
         assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
+    }
+
+    fn mv(x: u8, y: u8) -> Move {
+        Move::new(x, y)
+    }
+
+    #[test]
+    fn info_rule_after_start_applies_to_the_started_game() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        e.set_info("rule", "4");
+        assert_eq!(e.kind(), GameKind::Gomoku(GomokuRule::Renju));
+        let g = e.game().unwrap();
+        assert!(matches!(g, AnyGame::Renju(_)));
+        assert_eq!(
+            g.stone_at(mv(7, 7)),
+            Some(Color::Black),
+            "stones survive the switch"
+        );
+        e.set_info("rule", "1");
+        assert!(matches!(e.game().unwrap(), AnyGame::Standard(_)));
+    }
+
+    #[test]
+    fn a_game_that_does_not_fit_the_board_leaves_the_old_one_and_reports() {
+        let mut e = Engine::new();
+        e.start(32, 32).unwrap();
+        e.set_info("game", "connect4"); // Connect Four boards stop at 16
+        assert!(matches!(e.game().unwrap(), AnyGame::Freestyle(_)));
+        assert!(matches!(
+            e.take_pending_error(),
+            Some(EngineError::BadSize(_))
+        ));
+    }
+
+    #[test]
+    fn board_assigns_colours_by_stone_counts_and_fills_gaps_with_passes() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        // Opponent has one more stone: the engine is white and to move.
+        e.set_board(&[
+            (mv(7, 7), Stone::Opponent),
+            (mv(8, 8), Stone::Own),
+            (mv(9, 9), Stone::Opponent),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::White);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        // Three own stones, none of the opponent's: black to move after passes.
+        e.set_board(&[
+            (mv(1, 1), Stone::Own),
+            (mv(2, 2), Stone::Own),
+            (mv(3, 3), Stone::Own),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::Black);
+        assert_eq!(g.stone_at(mv(3, 3)), Some(Color::Black));
+        assert_eq!(g.stone_at(mv(7, 7)), None, "BOARD clears first");
+    }
+
+    #[test]
+    fn failed_board_and_takeback_leave_the_position_intact() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        let before = e.game().unwrap().key();
+        let bad = e.set_board(&[(mv(1, 1), Stone::Own), (mv(1, 1), Stone::Opponent)]);
+        assert!(bad.is_err());
+        assert_eq!(e.game().unwrap().key(), before);
+        assert!(matches!(
+            e.takeback(mv(3, 3)),
+            Err(EngineError::NothingToTakeBack(_))
+        ));
+        assert!(matches!(
+            e.takeback(mv(30, 3)),
+            Err(EngineError::Move(_, MoveError::OffBoard))
+        ));
+        assert_eq!(e.game().unwrap().key(), before);
+        e.opponent_move(mv(8, 8)).unwrap();
+        // Taking back an older stone replays the game without it.
+        e.takeback(mv(7, 7)).unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.stone_at(mv(7, 7)), None);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        e.takeback(mv(8, 8)).unwrap();
+        assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
+    }
+
+    #[test]
+    fn the_engine_takes_a_win_in_one_at_any_depth() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.start(15, 15).unwrap();
+        let own: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 7), Stone::Own)).collect();
+        let opp: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 9), Stone::Opponent)).collect();
+        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
+        e.set_board(&list).unwrap();
+        let r = e
+            .think(crate::search::Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(r.best == mv(2, 7) || r.best == mv(7, 7), "{:?}", r.best);
+        assert!(e.game().unwrap().outcome().is_some());
     }
 }
