@@ -10,6 +10,11 @@
       answer times of one engine over many moves (opponent: random mover), optionally with a
       CPU hog process on the other core; then `time_left` <= 0 answers, YXSTOP answers and
       END-mid-search exits. Prints max / 99th percentile.
+  reliability.py start [--sizes 15,20,32] [--memory 367001600] [--reps 20]
+      START latency: from the write of `START n` (after INFO max_memory) to the read of OK.
+  reliability.py selfplay [--moves 200] [--turn 1000] [--size 15] [--rule 0]
+      two engine processes play each other (RESTART after each game) until MOVES moves were
+      answered; max / 99th percentile / mean answer time and the count over the limit.
   reliability.py memory [--limits 350,64,16] [--sizes 15,20,32] [--moves 12] [--turn 300]
       peak resident memory (VmHWM from /proc) per max_memory (MB) x board size.
 
@@ -394,6 +399,60 @@ def memory(args):
     return 1 if bad else 0
 
 
+def start(args):
+    for size in [int(v) for v in args.sizes.split(",")]:
+        times = []
+        for _ in range(args.reps):
+            e = Engine(args.engine)
+            e.send(f"INFO max_memory {args.memory}")
+            r, ms = e.timed(f"START {size}")
+            e.close()
+            if r != "OK":
+                print(f"START {size}: got {r!r}")
+                return 1
+            times.append(ms)
+        print(f"START {size:>2}: max {max(times):.2f} ms, p50 {pct(times, 0.5):.2f} ms"
+              f" over {args.reps} runs (max_memory {args.memory})")
+    return 0
+
+
+def selfplay(args):
+    engines = [Engine(args.engine), Engine(args.engine)]
+    for e in engines:
+        e.send(f"INFO max_memory 367001600")
+        if e.timed(f"START {args.size}")[0] != "OK":
+            print("START failed")
+            return 1
+        e.send(f"INFO timeout_turn {args.turn}")
+        e.send(f"INFO rule {args.rule}")
+    times, games = [], 0
+    while len(times) < args.moves:
+        games += 1
+        board, last, side = Board(args.size, args.rule), None, 0
+        for e in engines:
+            if e.timed("RESTART")[0] != "OK":
+                print("RESTART failed")
+                return 1
+        while len(times) < args.moves:
+            r, ms = engines[side].timed("BEGIN" if last is None else f"TURN {last[0]},{last[1]}")
+            times.append(ms)
+            m = parse_move(r)
+            if m is None or not board.empty(m):
+                print(f"illegal answer {r!r}")
+                return 1
+            last = m
+            if board.play(m, side + 1):
+                break
+            side = 1 - side
+    for e in engines:
+        e.close()
+    over = sum(t > args.turn for t in times)
+    print(f"{len(times)} moves in {games} games at timeout_turn {args.turn} (size {args.size},"
+          f" rule {args.rule}): max {max(times):.1f} ms, p99 {pct(times, 0.99):.1f} ms,"
+          f" mean {sum(times) / len(times):.1f} ms, over the limit: {over}")
+    return 1 if over else 0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--engine", default=DEFAULT_ENGINE)
@@ -416,8 +475,19 @@ def main():
     m.add_argument("--sizes", default="15,20,32")
     m.add_argument("--moves", type=int, default=12)
     m.add_argument("--turn", type=int, default=300)
+    st = sub.add_parser("start")
+    st.add_argument("--sizes", default="15,20,32")
+    st.add_argument("--memory", type=int, default=367001600)
+    st.add_argument("--reps", type=int, default=20)
+    sp = sub.add_parser("selfplay")
+    sp.add_argument("--moves", type=int, default=200)
+    sp.add_argument("--turn", type=int, default=1000)
+    sp.add_argument("--size", type=int, default=15)
+    sp.add_argument("--rule", type=int, default=0)
     a = ap.parse_args()
-    sys.exit({"stress": stress, "timing": timing, "memory": memory}[a.cmd](a))
+    cmds = {"stress": stress, "timing": timing, "memory": memory, "start": start,
+            "selfplay": selfplay}
+    sys.exit(cmds[a.cmd](a))
 
 
 if __name__ == "__main__":
