@@ -21,8 +21,9 @@ use std::fmt;
 use std::time::Instant;
 
 /// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
-/// thread stacks, buffers), measured with the TT at its minimum; see the README.
-pub const BASE_MEMORY: u64 = 12 << 20;
+/// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
+/// 32×32 board with two search threads, `scripts/memory.sh`) plus headroom; see the README.
+pub const BASE_MEMORY: u64 = 6 << 20;
 /// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
 pub const MEMORY_SHARE_PERMILLE: u64 = 750;
 /// Smallest transposition table the engine plays with.
@@ -31,6 +32,26 @@ pub const MIN_TT_BYTES: u64 = 1 << 18;
 pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
 /// Largest table (`hash_size` included).
 pub const MAX_TT_BYTES: u64 = 8 << 30;
+/// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
+pub const MAX_THREADS: usize = 256;
+
+/// Half the machine's physical memory, where the OS tells it: a table sized from an absurd
+/// `hash_size` or `max_memory` would otherwise be touched page by page into the OOM killer.
+fn ram_cap() -> u64 {
+    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|t| parse_mem_total_kib(&t))
+            .map_or(MAX_TT_BYTES, |kib| kib.saturating_mul(1024) / 2)
+    })
+}
+
+/// The `MemTotal:` figure of `/proc/meminfo`, KiB.
+fn parse_mem_total_kib(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
 
 /// What a stone in a `BOARD` list is, from the engine's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,7 +92,10 @@ impl fmt::Display for EngineError {
             EngineError::GameOver => write!(f, "the game is already over"),
             EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
             EngineError::Limit(s) => write!(f, "{s}"),
-            EngineError::NoMove => write!(f, "no legal move"),
+            EngineError::NoMove => write!(
+                f,
+                "no legal move: every empty cell is forbidden for black (renju)"
+            ),
             EngineError::Opening(m, v) => write!(f, "{m}: opening rule: {v}"),
             EngineError::Swap(s) => write!(f, "swap opening: {s}"),
         }
@@ -143,7 +167,9 @@ impl Settings {
     /// small for the engine to run at all.
     pub fn tt_bytes(&self) -> Result<u64, EngineError> {
         if let Some(kib) = self.hash_kib {
-            return Ok((kib.saturating_mul(1024)).clamp(MIN_TT_BYTES, MAX_TT_BYTES));
+            return Ok((kib.saturating_mul(1024))
+                .min(ram_cap())
+                .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
         }
         if self.max_memory == 0 {
             return Ok(DEFAULT_TT_BYTES);
@@ -157,7 +183,7 @@ impl Settings {
                 (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
             )));
         }
-        Ok(tt.min(MAX_TT_BYTES))
+        Ok(tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES)))
     }
 }
 
@@ -256,9 +282,8 @@ impl Engine {
                     } else {
                         v as u64
                     };
-                    if let Err(e) = s.tt_bytes() {
-                        self.pending_error = Some(e);
-                    }
+                    // A later, workable limit withdraws the complaint about an earlier one.
+                    self.pending_error = s.tt_bytes().err();
                 }
             }
             "rule" => {
@@ -274,7 +299,13 @@ impl Engine {
                     .filter(|&k: &usize| (1..=32).contains(&k))
             }
             "hash_size" => s.hash_kib = value.parse().ok().filter(|&v: &u64| v > 0),
-            "thread_num" => s.threads = value.parse().ok().filter(|&t: &usize| t > 0),
+            "thread_num" => {
+                s.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|&t: &usize| t > 0)
+                    .map(|t| t.min(MAX_THREADS))
+            }
             "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
             "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
             "opening_rule" => {
@@ -284,7 +315,44 @@ impl Engine {
             }
             _ => {}
         }
+        let kind_key = matches!(key.as_str(), "rule" | "game" | "k");
         self.settings.raw.insert(key, value.to_string());
+        if kind_key {
+            self.adopt_kind();
+        }
+    }
+
+    /// Switches the current game to the kind the settings now select: managers send
+    /// `INFO rule` after `START`, so the rule applies to the game already started. The stones
+    /// are replayed on a board of the new kind; if they do not fit it, that board starts
+    /// empty; if even the size does not fit, the old game stays and the next command gets
+    /// an `ERROR`.
+    fn adopt_kind(&mut self) {
+        let kind = self.settings.kind();
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        if kind == self.kind {
+            return;
+        }
+        let (w, h) = (g.width(), g.height());
+        let old = std::mem::replace(&mut self.kind, kind);
+        match self.replay(&self.steps) {
+            Ok(ng) => self.game = Some(ng),
+            Err(_) => match AnyGame::new(kind, w, h) {
+                Ok(ng) => {
+                    self.game = Some(ng);
+                    self.steps.clear();
+                }
+                Err(e) => {
+                    self.kind = old;
+                    self.pending_error = Some(EngineError::BadSize(format!(
+                        "{} cannot be played on this board: {e}",
+                        kind.describe()
+                    )));
+                }
+            },
+        }
     }
 
     fn game_mut(&mut self) -> Result<&mut AnyGame, EngineError> {
@@ -999,4 +1067,142 @@ pub struct Trace {
     /// (move, ordering score, static evaluation after it for the side that played it).
     pub candidates: Vec<(Move, i32, i32)>,
     pub blocked: Vec<Move>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mem_total_is_read_from_meminfo() {
+        let t = "MemTotal:       24684144 kB\nMemFree:        1 kB\n";
+        assert_eq!(parse_mem_total_kib(t), Some(24684144));
+        assert_eq!(parse_mem_total_kib("MemFree: 3 kB"), None);
+        assert_eq!(parse_mem_total_kib("MemTotal: lots"), None);
+    }
+
+    #[test]
+    fn a_later_workable_memory_limit_clears_the_pending_error() {
+        let mut e = Engine::new();
+        e.set_info("max_memory", "1000000");
+        assert!(matches!(e.pending_error, Some(EngineError::Limit(_))));
+        e.set_info("max_memory", "16777216");
+        assert!(e.take_pending_error().is_none());
+        assert!(e.settings.tt_bytes().is_ok_and(|b| b >= MIN_TT_BYTES));
+    }
+
+    #[test]
+    fn absurd_limits_are_capped() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "100000");
+        assert_eq!(e.settings.threads, Some(MAX_THREADS));
+        e.set_info("hash_size", "999999999999");
+        let b = e.settings.tt_bytes().unwrap_or(0);
+        assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
+    }
+
+    fn mv(x: u8, y: u8) -> Move {
+        Move::new(x, y)
+    }
+
+    #[test]
+    fn info_rule_after_start_applies_to_the_started_game() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        e.set_info("rule", "4");
+        assert_eq!(e.kind(), GameKind::Gomoku(GomokuRule::Renju));
+        let g = e.game().unwrap();
+        assert!(matches!(g, AnyGame::Renju(_)));
+        assert_eq!(
+            g.stone_at(mv(7, 7)),
+            Some(Color::Black),
+            "stones survive the switch"
+        );
+        e.set_info("rule", "1");
+        assert!(matches!(e.game().unwrap(), AnyGame::Standard(_)));
+    }
+
+    #[test]
+    fn a_game_that_does_not_fit_the_board_leaves_the_old_one_and_reports() {
+        let mut e = Engine::new();
+        e.start(32, 32).unwrap();
+        e.set_info("game", "connect4"); // Connect Four boards stop at 16
+        assert!(matches!(e.game().unwrap(), AnyGame::Freestyle(_)));
+        assert!(matches!(
+            e.take_pending_error(),
+            Some(EngineError::BadSize(_))
+        ));
+    }
+
+    #[test]
+    fn board_assigns_colours_by_stone_counts_and_fills_gaps_with_passes() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        // Opponent has one more stone: the engine is white and to move.
+        e.set_board(&[
+            (mv(7, 7), Stone::Opponent),
+            (mv(8, 8), Stone::Own),
+            (mv(9, 9), Stone::Opponent),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::White);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        // Three own stones, none of the opponent's: black to move after passes.
+        e.set_board(&[
+            (mv(1, 1), Stone::Own),
+            (mv(2, 2), Stone::Own),
+            (mv(3, 3), Stone::Own),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::Black);
+        assert_eq!(g.stone_at(mv(3, 3)), Some(Color::Black));
+        assert_eq!(g.stone_at(mv(7, 7)), None, "BOARD clears first");
+    }
+
+    #[test]
+    fn failed_board_and_takeback_leave_the_position_intact() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        let before = e.game().unwrap().key();
+        let bad = e.set_board(&[(mv(1, 1), Stone::Own), (mv(1, 1), Stone::Opponent)]);
+        assert!(bad.is_err());
+        assert_eq!(e.game().unwrap().key(), before);
+        assert!(matches!(
+            e.takeback(mv(3, 3)),
+            Err(EngineError::NothingToTakeBack(_))
+        ));
+        assert!(matches!(
+            e.takeback(mv(30, 3)),
+            Err(EngineError::Move(_, MoveError::OffBoard))
+        ));
+        assert_eq!(e.game().unwrap().key(), before);
+        e.opponent_move(mv(8, 8)).unwrap();
+        // Taking back an older stone replays the game without it.
+        e.takeback(mv(7, 7)).unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.stone_at(mv(7, 7)), None);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        e.takeback(mv(8, 8)).unwrap();
+        assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
+    }
+
+    #[test]
+    fn the_engine_takes_a_win_in_one_at_any_depth() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.start(15, 15).unwrap();
+        let own: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 7), Stone::Own)).collect();
+        let opp: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 9), Stone::Opponent)).collect();
+        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
+        e.set_board(&list).unwrap();
+        let r = e
+            .think(crate::search::Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(r.best == mv(2, 7) || r.best == mv(7, 7), "{:?}", r.best);
+        assert!(e.game().unwrap().outcome().is_some());
+    }
 }

@@ -778,6 +778,7 @@ transcripts!(
     mnk,
     eof_thinking,
     info_limits,
+    exactly_five,
     pro,
     pro_long,
     yxblock,

@@ -454,8 +454,19 @@ fn think(
     let stop = Stop::new();
     let result = std::thread::scope(|s| {
         let handle = s.spawn(|| run_job(engine, job, limits, &stop));
+        // After end of input the channel answers at once; polling it would spin a core for
+        // the rest of the search, so the loop then only sleeps.
+        let mut eof = matches!(queue.back(), Some(Input::Eof));
         while !handle.is_finished() {
-            match rx.recv_timeout(POLL) {
+            if eof {
+                std::thread::sleep(POLL);
+            }
+            let polled = if eof {
+                Err(RecvTimeoutError::Timeout)
+            } else {
+                rx.recv_timeout(POLL)
+            };
+            match polled {
                 Ok(Input::Line(t, l)) => match urgent_word(&l) {
                     Some(Urgent::Stop) => stop.set(),
                     // END from a manager arrives alone: leave now. Behind other queued
@@ -465,6 +476,7 @@ fn think(
                 },
                 // End of input: finish this move and whatever is queued, then exit.
                 Ok(Input::Eof) | Err(RecvTimeoutError::Disconnected) => {
+                    eof = true;
                     if !matches!(queue.back(), Some(Input::Eof)) {
                         queue.push_back(Input::Eof);
                     }

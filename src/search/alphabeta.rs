@@ -267,9 +267,14 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut best: Option<(i32, Move)> = None;
         for i in 0..n {
             let m = self.moves[0][i].mv;
+            // Inside the tree a renju black left with fouls only plays one and loses; at the
+            // root the engine never answers a foul (the caller reports "no legal move").
+            if self.game.is_forbidden(m) {
+                continue;
+            }
             self.game.play(m);
             let mut s;
-            if i == 0 {
+            if best.is_none() {
                 s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
             } else {
                 s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
@@ -479,15 +484,17 @@ pub fn search<G: Game>(
 fn fallback<G: Game>(game: &G, exclude: &[Move]) -> Option<SearchResult> {
     let mut list = Vec::new();
     game.candidates(&mut list);
+    // Renju: a forbidden cell is legal but loses at once; with only those left there is
+    // no move to give, and the engine reports that instead of choosing one.
     let best = list
         .iter()
-        .filter(|s| !exclude.contains(&s.mv))
+        .filter(|s| !exclude.contains(&s.mv) && !game.is_forbidden(s.mv))
         .max_by_key(|s| s.score)
         .map(|s| s.mv)
         .or_else(|| {
             game.legal_moves()
                 .into_iter()
-                .find(|m| !exclude.contains(m) && !game.is_forbidden(*m))
+                .find(|&m| !exclude.contains(&m) && !game.is_forbidden(m))
         })?;
     Some(SearchResult {
         best,
