@@ -425,6 +425,8 @@ def selfplay(args):
             return 1
         e.send(f"INFO timeout_turn {args.turn}")
         e.send(f"INFO rule {args.rule}")
+        if args.threads:
+            e.send(f"INFO thread_num {args.threads}")
     times, games = [], 0
     while len(times) < args.moves:
         games += 1
@@ -484,6 +486,7 @@ def main():
     sp.add_argument("--turn", type=int, default=1000)
     sp.add_argument("--size", type=int, default=15)
     sp.add_argument("--rule", type=int, default=0)
+    sp.add_argument("--threads", type=int, default=0, help="INFO thread_num (0: engine default)")
     a = ap.parse_args()
     cmds = {"stress": stress, "timing": timing, "memory": memory, "start": start,
             "selfplay": selfplay}
