@@ -19,7 +19,7 @@ pub mod solver;
 pub use solve_cli::{bench_sets, solve_cli, SetStats};
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
-use crate::search::score::{DRAW, WIN};
+use crate::search::score::{mate_in, DRAW, WIN};
 use crate::search::{Iteration, SearchResult, ThinkContext};
 use bits::{Bits, Wide};
 use heuristic::{BeamSearch, Windows};
@@ -36,6 +36,11 @@ pub const MAX_SIZE: usize = 16;
 pub const DEFAULT_K: usize = 4;
 /// Solver table entries for `think` (about 50 MB, allocated on first use, then reused).
 const THINK_TT_ENTRIES: usize = solver::DEFAULT_TT_ENTRIES;
+/// Smallest solver table `think` makes.
+const MIN_THINK_TT_ENTRIES: usize = 1 << 16;
+/// Solver speed assumed when sizing the table for a time budget: above what it reaches
+/// (4-5M nodes/s on 7×6), so the table is never what limits it.
+const SIZING_NODES_PER_SEC: f64 = 8e6;
 /// Share of the time (or node budget) the exact solver may use before the beam search,
 /// when the position is within reach (a 7×6-sized remainder) ...
 const SOLVER_SHARE: f64 = 0.5;
@@ -493,6 +498,76 @@ fn tt_entries(max_memory: Option<u64>) -> usize {
     }
 }
 
+/// When the solver must stop: `share` of the way from `start` to the soft limit (the
+/// optimum, or the hard limit without one). Measured against the soft limit rather than the
+/// hard one because the beam search only starts new iterations before the optimum: with the
+/// solver running to half the hard limit (which is where the clock puts the optimum) the beam
+/// search found the optimum already passed and stopped after depth 1, too shallow to see a
+/// two-move double threat. `None` when untimed.
+fn solver_deadline(
+    start: Instant,
+    optimum: Option<Instant>,
+    maximum: Option<Instant>,
+    share: f64,
+) -> Option<Instant> {
+    let soft = match (optimum, maximum) {
+        (Some(o), Some(m)) => o.min(m),
+        (o, m) => o.or(m)?,
+    };
+    let span = soft.saturating_duration_since(start);
+    Some(start + span.mul_f64(share.clamp(0.0, 1.0)))
+}
+
+/// What the solver phase settled.
+enum Solved {
+    /// A column with its engine score (exact, or a proven bound).
+    Move(usize, i32),
+    /// Nothing usable in the budget (or a proven loss without its length): search on.
+    Open,
+}
+
+/// The solver phase: first the sign of the position (several times cheaper than the exact
+/// score), then, with the budget left, the exact score for the fastest win or slowest loss.
+/// A proven win or draw is played even when the exact score does not fit: its move keeps the
+/// value, and a won game on a finite board ends anyway.
+fn run_solver<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
+    let remaining = g.cells() - p.moves;
+    let Some((sign, weak_col)) = s.best_move_weak(p) else {
+        return Solved::Open;
+    };
+    if sign == 0 {
+        // A draw's exact score is 0: the weak answer is already exact.
+        return weak_col.map_or(Solved::Open, |c| Solved::Move(c, DRAW));
+    }
+    if let Some((score, Some(col))) = s.best_move(p) {
+        return Solved::Move(col, solver::to_engine_score(score, g.cells(), p.moves));
+    }
+    match (sign > 0, weak_col) {
+        // Won in at most `remaining` plies: a lower bound on the score.
+        (true, Some(c)) => Solved::Move(c, mate_in(remaining as u32)),
+        // Lost, but how slowly is unknown: the beam search picks the most stubborn move.
+        _ => Solved::Open,
+    }
+}
+
+/// Solver table entries worth having for one move's budget (time or nodes), within
+/// `cap`: about two per node the solver can search. A fresh table's pages are zeroed by the
+/// kernel on first touch, and with random slots nearly every node touches a new page: on a
+/// 50 MB table the faults cost a short move (100 ms) most of its solver time, so short moves
+/// get a table their search can fill, and longer ones grow it.
+fn wanted_entries(budget: Option<Duration>, nodes: Option<u64>, cap: usize) -> usize {
+    let by_time = budget.map(|d| (d.as_secs_f64() * SIZING_NODES_PER_SEC) as u64);
+    let want = match (by_time, nodes) {
+        (Some(t), Some(n)) => t.min(n),
+        (t, n) => match t.or(n) {
+            Some(x) => x,
+            None => return cap,
+        },
+    };
+    let want = usize::try_from(want.saturating_mul(2)).unwrap_or(usize::MAX);
+    want.clamp(MIN_THINK_TT_ENTRIES.min(cap), cap)
+}
+
 /// The perfect player: exact solve when it fits in the budget, else the beam search.
 /// Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
@@ -510,10 +585,7 @@ fn solver_player<B: Bits>(
     } else {
         SOLVER_SHARE_FAR
     };
-    let solver_deadline = limits.maximum.map(|max| {
-        let total = max.saturating_duration_since(start);
-        start + Duration::from_secs_f64(total.as_secs_f64() * share)
-    });
+    let solver_deadline = solver_deadline(start, limits.optimum, limits.maximum, share);
     let solver_nodes = match (limits.max_nodes, timed) {
         (Some(n), _) => Some((n as f64 * share) as u64),
         (None, true) => None,
@@ -521,19 +593,24 @@ fn solver_player<B: Bits>(
     };
     let stop = ctx.stop.clone();
     let solver_stop = move || stop.is_set() || solver_deadline.is_some_and(|t| Instant::now() >= t);
-    let solved = {
+    let (solved, mut nodes) = {
         let mut guard = game.tt.lock();
-        let entries = tt_entries(option::<u64>(ctx, "max_memory"));
+        let entries = wanted_entries(
+            solver_deadline.map(|t| t.saturating_duration_since(start)),
+            solver_nodes,
+            tt_entries(option::<u64>(ctx, "max_memory")),
+        );
+        // Grow only: a larger table from an earlier, longer move serves a short one as well.
+        if guard.as_ref().is_some_and(|t| t.entries() < entries) {
+            *guard = None;
+        }
         let tt = guard.get_or_insert_with(|| TransTable::new(entries));
         let mut s = Solver::new(g, tt)
             .with_node_limit(solver_nodes)
             .with_stop(&solver_stop);
-        let r = s.best_move(p);
-        (r, s.nodes)
+        (run_solver(&mut s, g, p), s.nodes)
     };
-    let mut nodes = solved.1;
-    if let (Some((score, Some(col))), _) = solved {
-        let engine_score = solver::to_engine_score(score, g.cells(), p.moves);
+    if let Solved::Move(col, engine_score) = solved {
         let m = game.landing(col);
         (ctx.report)(&Iteration {
             depth: remaining as u32,
@@ -627,6 +704,27 @@ mod tests {
         // 70 MB allows about 3.9M entries of 6 bytes in a third of it.
         assert_eq!(tt_entries(Some(70_000_000)), 70_000_000 / 3 / 6);
         assert_eq!(tt_entries(Some(1000)), 1 << 12);
+    }
+
+    #[test]
+    fn table_fits_the_budget() {
+        let cap = THINK_TT_ENTRIES;
+        // 50 ms of solver time: about 0.4M nodes, two entries each.
+        assert_eq!(
+            wanted_entries(Some(Duration::from_millis(50)), None, cap),
+            800_000
+        );
+        assert_eq!(wanted_entries(None, Some(1000), cap), MIN_THINK_TT_ENTRIES);
+        assert_eq!(
+            wanted_entries(Some(Duration::from_secs(1)), Some(100_000), cap),
+            200_000
+        );
+        assert_eq!(
+            wanted_entries(Some(Duration::from_secs(60)), None, cap),
+            cap
+        );
+        assert_eq!(wanted_entries(None, None, cap), cap);
+        assert_eq!(wanted_entries(None, Some(10), 5000), 5000);
     }
 
     #[test]
@@ -748,6 +846,67 @@ mod tests {
             &[],
         );
         assert_eq!(g.check_move(r.best), Ok(()));
+    }
+
+    #[test]
+    fn solver_stops_well_before_the_soft_limit() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        // The clock's split for a 300 ms turn: optimum 125 ms, maximum 250 ms.
+        let d = solver_deadline(t0, Some(t0 + ms(125)), Some(t0 + ms(250)), SOLVER_SHARE);
+        assert_eq!(d, Some(t0 + ms(125).mul_f64(SOLVER_SHARE)));
+        assert!(
+            d < Some(t0 + ms(125)),
+            "the beam search needs time before the optimum"
+        );
+        assert_eq!(
+            solver_deadline(t0, None, Some(t0 + ms(100)), 0.2),
+            Some(t0 + ms(20))
+        );
+        assert_eq!(solver_deadline(t0, None, None, 0.5), None);
+        // An optimum past the maximum (never from the clock) is capped by the maximum.
+        assert_eq!(
+            solver_deadline(t0, Some(t0 + ms(400)), Some(t0 + ms(200)), 0.5),
+            Some(t0 + ms(100))
+        );
+    }
+
+    /// Black has two adjacent stones on the bottom row with both ends open: unless White
+    /// takes a cell beside them now, Black makes an open three and wins. The engine used to
+    /// stack on the centre here (as White, 300 ms per move).
+    #[test]
+    fn open_two_on_the_bottom_row_is_blocked() {
+        let mut g = Connect4::standard();
+        for m in [Move::new(3, 5), Move::new(3, 4), Move::new(2, 5)] {
+            g.try_play(m).unwrap();
+        }
+        for nodes in [5_000, 50_000] {
+            let limits = Limits {
+                max_nodes: Some(nodes),
+                ..Limits::default()
+            };
+            let r = think_with_options(&g, limits, &[]);
+            assert!(
+                r.best == Move::new(1, 5) || r.best == Move::new(4, 5),
+                "{nodes} nodes: played {:?}",
+                r.best
+            );
+        }
+        // The mirror image (Black on 3,5 and 4,5): block at 2,5 or 5,5.
+        let mut g = Connect4::standard();
+        for m in [Move::new(3, 5), Move::new(3, 4), Move::new(4, 5)] {
+            g.try_play(m).unwrap();
+        }
+        let limits = Limits {
+            max_nodes: Some(5_000),
+            ..Limits::default()
+        };
+        let r = think_with_options(&g, limits, &[]);
+        assert!(
+            r.best == Move::new(2, 5) || r.best == Move::new(5, 5),
+            "{:?}",
+            r.best
+        );
     }
 
     #[test]
