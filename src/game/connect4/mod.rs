@@ -52,6 +52,10 @@ const SOLVER_REACH: usize = 42;
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
 /// Beam depth when neither a deadline, a node budget nor a depth is given.
 const BEAM_DEPTH_UNTIMED: u32 = 10;
+/// Depth the beam search reaches whatever the soft limit says (only the hard limit stops
+/// it before): a few milliseconds on 7×6, and enough to see the two-move double threats
+/// that a late start (a move request read long before it is served) would otherwise miss.
+const MIN_BEAM_DEPTH: u32 = 6;
 /// Default share of the moves the beam search keeps below the root, in percent.
 const DEFAULT_BEAM_PERCENT: u32 = 60;
 /// Default playouts per move for Monte-Carlo (UCT gets as many in total per column).
@@ -654,7 +658,7 @@ fn solver_player<B: Bits>(
         let now = Instant::now();
         let past_optimum = limits.optimum.is_some_and(|t| now >= t);
         let no_room = hard.is_some_and(|t| now + (now - iter_start) * 3 >= t);
-        !(past_optimum || no_room)
+        r.depth < MIN_BEAM_DEPTH || !(past_optimum || no_room)
     });
     nodes += search.nodes;
     let found = found.or_else(|| {
@@ -902,6 +906,22 @@ mod tests {
             ..Limits::default()
         };
         let r = think_with_options(&g, limits, &[]);
+        assert!(
+            r.best == Move::new(2, 5) || r.best == Move::new(5, 5),
+            "{:?}",
+            r.best
+        );
+        // A request served late (read while the previous move was thought about): the
+        // optimum has passed before thinking starts, yet the search still goes deep enough.
+        let now = Instant::now();
+        let limits = Limits {
+            start: now.checked_sub(Duration::from_millis(200)),
+            optimum: now.checked_sub(Duration::from_millis(100)),
+            maximum: Some(now + Duration::from_secs(20)),
+            ..Limits::default()
+        };
+        let r = think_with_options(&g, limits, &[]);
+        assert!(r.depth >= MIN_BEAM_DEPTH, "depth {}", r.depth);
         assert!(
             r.best == Move::new(2, 5) || r.best == Move::new(5, 5),
             "{:?}",
