@@ -41,12 +41,13 @@ const MIN_THINK_TT_ENTRIES: usize = 1 << 16;
 /// Solver speed assumed when sizing the table for a time budget: above what it reaches
 /// (4-5M nodes/s on 7×6), so the table is never what limits it.
 const SIZING_NODES_PER_SEC: f64 = 8e6;
-/// Share of the time (or node budget) the exact solver may use before the beam search,
-/// when the position is within reach (a 7×6-sized remainder) ...
-const SOLVER_SHARE: f64 = 0.5;
-/// ... and when it is not: early play on large boards, where the beam search needs the time.
-const SOLVER_SHARE_FAR: f64 = 0.2;
-/// Empty cells up to which the solver gets [`SOLVER_SHARE`].
+/// Within reach of a solve, the share of the time to the optimum (or of the node budget)
+/// for the beam search that runs first; the solver then runs to [`solver_deadline_near`].
+const NEAR_BEAM_SHARE: f64 = 0.3;
+/// Out of reach (early play on large boards), the share of the time to the optimum (or of
+/// the node budget) the solver gets before the beam search, which needs the rest.
+const FAR_SOLVER_SHARE: f64 = 0.2;
+/// Empty cells up to which a position counts as within reach of the solver.
 const SOLVER_REACH: usize = 42;
 /// Solver nodes when neither a deadline nor a node budget is given.
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
@@ -502,13 +503,9 @@ fn tt_entries(max_memory: Option<u64>) -> usize {
     }
 }
 
-/// When the solver must stop: `share` of the way from `start` to the soft limit (the
-/// optimum, or the hard limit without one). Measured against the soft limit rather than the
-/// hard one because the beam search only starts new iterations before the optimum: with the
-/// solver running to half the hard limit (which is where the clock puts the optimum) the beam
-/// search found the optimum already passed and stopped after depth 1, too shallow to see a
-/// two-move double threat. `None` when untimed.
-fn solver_deadline(
+/// The instant `share` of the way from `start` to the soft limit (the optimum, or the hard
+/// limit without one; never past the hard limit). `None` when untimed.
+fn soft_share(
     start: Instant,
     optimum: Option<Instant>,
     maximum: Option<Instant>,
@@ -520,6 +517,18 @@ fn solver_deadline(
     };
     let span = soft.saturating_duration_since(start);
     Some(start + span.mul_f64(share.clamp(0.0, 1.0)))
+}
+
+/// The solver's deadline within reach of a solve: halfway from the optimum to the hard
+/// limit. An exact result is worth more than anything the beam search finds in the same
+/// time, and the solver is one long search rather than iterations that might start late,
+/// so it may run past the optimum; the other half stays in reserve for the clock.
+fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> Option<Instant> {
+    match (optimum, maximum) {
+        (Some(o), Some(m)) if o < m => Some(o + (m - o) / 2),
+        (Some(o), Some(m)) => Some(o.min(m)),
+        (o, m) => o.or(m),
+    }
 }
 
 /// What the solver phase settled.
@@ -572,8 +581,11 @@ fn wanted_entries(budget: Option<Duration>, nodes: Option<u64>, cap: usize) -> u
     want.clamp(MIN_THINK_TT_ENTRIES.min(cap), cap)
 }
 
-/// The perfect player: exact solve when it fits in the budget, else the beam search.
-/// Returns (column, engine score, depth, nodes).
+/// The perfect player. Within reach of a solve (a 7×6-sized remainder) a short beam
+/// search first secures a sound move (it sees the short double threats), then the solver gets
+/// the rest of the budget; a proven result replaces the beam search's move. Out of reach
+/// (early on large boards) the solver only gets a small share, for a quick proof, and the
+/// beam search the rest. Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
     game: &Connect4,
     g: &Geometry<B>,
@@ -584,84 +596,39 @@ fn solver_player<B: Bits>(
     let limits = ctx.limits.clone();
     let timed = limits.maximum.is_some();
     let remaining = g.cells() - p.moves;
-    let share = if remaining <= SOLVER_REACH {
-        SOLVER_SHARE
-    } else {
-        SOLVER_SHARE_FAR
-    };
-    let solver_deadline = solver_deadline(start, limits.optimum, limits.maximum, share);
-    let solver_nodes = match (limits.max_nodes, timed) {
-        (Some(n), _) => Some((n as f64 * share) as u64),
-        (None, true) => None,
-        (None, false) => Some(SOLVER_NODES_UNTIMED),
-    };
-    let stop = ctx.stop.clone();
-    let solver_stop = move || stop.is_set() || solver_deadline.is_some_and(|t| Instant::now() >= t);
-    let (solved, mut nodes) = {
-        let mut guard = game.tt.lock();
-        let entries = wanted_entries(
-            solver_deadline.map(|t| t.saturating_duration_since(start)),
-            solver_nodes,
-            tt_entries(option::<u64>(ctx, "max_memory")),
-        );
-        // Grow only: a larger table from an earlier, longer move serves a short one as well.
-        if guard.as_ref().is_some_and(|t| t.entries() < entries) {
-            *guard = None;
+    let share = |n: u64, s: f64| (n as f64 * s) as u64;
+    let (beam, nodes) = if remaining <= SOLVER_REACH {
+        let beam_soft = soft_share(start, limits.optimum, limits.maximum, NEAR_BEAM_SHARE);
+        let beam_nodes = limits.max_nodes.map(|n| share(n, NEAR_BEAM_SHARE));
+        let (beam, beam_used) = beam_phase(game, g, p, ctx, start, beam_soft, beam_nodes, 0);
+        let solver_nodes = match (limits.max_nodes, timed) {
+            (Some(n), _) => Some(n.saturating_sub(beam_used).max(1)),
+            (None, true) => None,
+            (None, false) => Some(SOLVER_NODES_UNTIMED),
+        };
+        let deadline = solver_deadline_near(limits.optimum, limits.maximum);
+        let (solved, nodes) =
+            solver_phase(game, g, p, ctx, start, deadline, solver_nodes, beam_used);
+        if let Solved::Move(col, score) = solved {
+            return Some((col, score, remaining as u32, nodes));
         }
-        let tt = guard.get_or_insert_with(|| TransTable::new(entries));
-        let mut s = Solver::new(g, tt)
-            .with_node_limit(solver_nodes)
-            .with_stop(&solver_stop);
-        (run_solver(&mut s, g, p), s.nodes)
+        (beam, nodes)
+    } else {
+        let deadline = soft_share(start, limits.optimum, limits.maximum, FAR_SOLVER_SHARE);
+        let solver_nodes = match (limits.max_nodes, timed) {
+            (Some(n), _) => Some(share(n, FAR_SOLVER_SHARE)),
+            (None, true) => None,
+            (None, false) => Some(SOLVER_NODES_UNTIMED),
+        };
+        let (solved, used) = solver_phase(game, g, p, ctx, start, deadline, solver_nodes, 0);
+        if let Solved::Move(col, score) = solved {
+            return Some((col, score, remaining as u32, used));
+        }
+        let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
+        let soft = limits.optimum.or(limits.maximum);
+        beam_phase(game, g, p, ctx, start, soft, beam_nodes, used)
     };
-    if let Solved::Move(col, engine_score) = solved {
-        let m = game.landing(col);
-        (ctx.report)(&Iteration {
-            depth: remaining as u32,
-            seldepth: remaining as u32,
-            score: engine_score,
-            nodes,
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: m.into_iter().collect(),
-        });
-        return Some((col, engine_score, remaining as u32, nodes));
-    }
-    // Not solved in budget: the beam search, within the hard limits.
-    let beam_percent = option::<u32>(ctx, "c4_beam").unwrap_or(DEFAULT_BEAM_PERCENT);
-    let max_depth = limits
-        .max_depth
-        .unwrap_or(if timed || limits.max_nodes.is_some() {
-            remaining as u32
-        } else {
-            BEAM_DEPTH_UNTIMED
-        });
-    let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(nodes).max(1));
-    let stop = ctx.stop.clone();
-    let hard = limits.maximum;
-    let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
-    let windows = Windows::new(g);
-    let mut search = BeamSearch::new(g, &windows, beam_percent, beam_nodes, &beam_stop);
-    let report = &mut ctx.report;
-    let iter_start = Instant::now();
-    let found = search.run(p, max_depth, &mut |r| {
-        let m = game.landing(r.col);
-        report(&Iteration {
-            depth: r.depth,
-            seldepth: r.depth,
-            score: r.score,
-            nodes: nodes + r.nodes,
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: m.into_iter().collect(),
-        });
-        // Soft limit: past the optimum, or the next iteration (a few times longer than
-        // all so far) would not end before the hard limit.
-        let now = Instant::now();
-        let past_optimum = limits.optimum.is_some_and(|t| now >= t);
-        let no_room = hard.is_some_and(|t| now + (now - iter_start) * 3 >= t);
-        r.depth < MIN_BEAM_DEPTH || !(past_optimum || no_room)
-    });
-    nodes += search.nodes;
-    let found = found.or_else(|| {
+    let found = beam.or_else(|| {
         // Not even depth 1 finished: any move that does not lose at once.
         let nl = p.non_losing_moves(g);
         let pool = if nl.is_zero() { p.possible(g) } else { nl };
@@ -676,6 +643,107 @@ fn solver_player<B: Bits>(
     })?;
     let score = found.score.clamp(-WIN, WIN);
     Some((found.col, score, found.depth, nodes))
+}
+
+/// The solver phase under a deadline and a node budget, on the game's kept table (sized to
+/// the budget). Reports a settled move. Returns what it settled and the nodes so far
+/// (`nodes_before` included).
+#[allow(clippy::too_many_arguments)]
+fn solver_phase<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+    deadline: Option<Instant>,
+    node_cap: Option<u64>,
+    nodes_before: u64,
+) -> (Solved, u64) {
+    let remaining = g.cells() - p.moves;
+    let stop = ctx.stop.clone();
+    let solver_stop = move || stop.is_set() || deadline.is_some_and(|t| Instant::now() >= t);
+    let (solved, used) = {
+        let mut guard = game.tt.lock();
+        let entries = wanted_entries(
+            deadline.map(|t| t.saturating_duration_since(Instant::now())),
+            node_cap,
+            tt_entries(option::<u64>(ctx, "max_memory")),
+        );
+        // Grow only: a larger table from an earlier, longer move serves a short one as well.
+        if guard.as_ref().is_some_and(|t| t.entries() < entries) {
+            *guard = None;
+        }
+        let tt = guard.get_or_insert_with(|| TransTable::new(entries));
+        let mut s = Solver::new(g, tt)
+            .with_node_limit(node_cap)
+            .with_stop(&solver_stop);
+        (run_solver(&mut s, g, p), s.nodes)
+    };
+    let nodes = nodes_before + used;
+    if let Solved::Move(col, engine_score) = solved {
+        let m = game.landing(col);
+        (ctx.report)(&Iteration {
+            depth: remaining as u32,
+            seldepth: remaining as u32,
+            score: engine_score,
+            nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+    }
+    (solved, nodes)
+}
+
+/// The beam search phase: iterative deepening that starts no new iteration past `soft`
+/// (once [`MIN_BEAM_DEPTH`] is reached), stops at the hard limit, within `node_cap`.
+/// Returns the deepest finished iteration and the nodes so far (`nodes_before` included).
+#[allow(clippy::too_many_arguments)]
+fn beam_phase<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+    soft: Option<Instant>,
+    node_cap: Option<u64>,
+    nodes_before: u64,
+) -> (Option<heuristic::BeamResult>, u64) {
+    let limits = &ctx.limits;
+    let remaining = g.cells() - p.moves;
+    let beam_percent = option::<u32>(ctx, "c4_beam").unwrap_or(DEFAULT_BEAM_PERCENT);
+    let max_depth =
+        limits
+            .max_depth
+            .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
+                remaining as u32
+            } else {
+                BEAM_DEPTH_UNTIMED
+            });
+    let stop = ctx.stop.clone();
+    let hard = limits.maximum;
+    let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
+    let windows = Windows::new(g);
+    let mut search = BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop);
+    let report = &mut ctx.report;
+    let iter_start = Instant::now();
+    let found = search.run(p, max_depth, &mut |r| {
+        let m = game.landing(r.col);
+        report(&Iteration {
+            depth: r.depth,
+            seldepth: r.depth,
+            score: r.score,
+            nodes: nodes_before + r.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+        // Soft limit: past it, or the next iteration (a few times longer than all so far)
+        // would not end before the hard limit.
+        let now = Instant::now();
+        let past_soft = soft.is_some_and(|t| now >= t);
+        let no_room = hard.is_some_and(|t| now + (now - iter_start) * 3 >= t);
+        r.depth < MIN_BEAM_DEPTH || !(past_soft || no_room)
+    });
+    (found, nodes_before + search.nodes)
 }
 
 #[cfg(test)]
@@ -853,25 +921,33 @@ mod tests {
     }
 
     #[test]
-    fn solver_stops_well_before_the_soft_limit() {
+    fn phases_leave_room_for_each_other() {
         let t0 = Instant::now();
         let ms = Duration::from_millis;
         // The clock's split for a 300 ms turn: optimum 125 ms, maximum 250 ms.
-        let d = solver_deadline(t0, Some(t0 + ms(125)), Some(t0 + ms(250)), SOLVER_SHARE);
-        assert_eq!(d, Some(t0 + ms(125).mul_f64(SOLVER_SHARE)));
-        assert!(
-            d < Some(t0 + ms(125)),
-            "the beam search needs time before the optimum"
-        );
+        let (opt, max) = (Some(t0 + ms(125)), Some(t0 + ms(250)));
+        let beam_soft = soft_share(t0, opt, max, NEAR_BEAM_SHARE);
+        assert_eq!(beam_soft, Some(t0 + ms(125).mul_f64(NEAR_BEAM_SHARE)));
+        let solver_end = solver_deadline_near(opt, max);
+        assert_eq!(solver_end, Some(t0 + ms(187) + Duration::from_micros(500)));
+        assert!(beam_soft < opt && solver_end < max);
+        // Out of reach the solver stops early and the beam search has until the optimum.
+        let far = soft_share(t0, opt, max, FAR_SOLVER_SHARE);
+        assert_eq!(far, Some(t0 + ms(25)));
         assert_eq!(
-            solver_deadline(t0, None, Some(t0 + ms(100)), 0.2),
+            soft_share(t0, None, Some(t0 + ms(100)), 0.2),
             Some(t0 + ms(20))
         );
-        assert_eq!(solver_deadline(t0, None, None, 0.5), None);
+        assert_eq!(soft_share(t0, None, None, 0.5), None);
+        assert_eq!(solver_deadline_near(None, None), None);
         // An optimum past the maximum (never from the clock) is capped by the maximum.
         assert_eq!(
-            solver_deadline(t0, Some(t0 + ms(400)), Some(t0 + ms(200)), 0.5),
+            soft_share(t0, Some(t0 + ms(400)), Some(t0 + ms(200)), 0.5),
             Some(t0 + ms(100))
+        );
+        assert_eq!(
+            solver_deadline_near(Some(t0 + ms(400)), Some(t0 + ms(200))),
+            Some(t0 + ms(200))
         );
     }
 
@@ -918,6 +994,7 @@ mod tests {
             start: now.checked_sub(Duration::from_millis(200)),
             optimum: now.checked_sub(Duration::from_millis(100)),
             maximum: Some(now + Duration::from_secs(20)),
+            max_nodes: Some(200_000),
             ..Limits::default()
         };
         let r = think_with_options(&g, limits, &[]);
