@@ -480,6 +480,8 @@ fn think(
                     if !matches!(queue.back(), Some(Input::Eof)) {
                         queue.push_back(Input::Eof);
                     }
+                    // A closed channel answers at once: without this the loop spins a core.
+                    std::thread::sleep(POLL);
                 }
                 Err(RecvTimeoutError::Timeout) => {}
             }

@@ -21,6 +21,10 @@ const ALIGN_UNIT: i32 = 16;
 const THREAT_GOOD_ROW: i32 = 120;
 /// Threat on the other rows.
 const THREAT_OTHER_ROW: i32 = 50;
+/// Two threats of one side stacked in a column (one cell right above the other): whoever
+/// fills the column up to the lower one, the owner gets one of them, so the pair wins
+/// unless the other side is faster. A few moves deep, beyond a beam's horizon.
+const STACKED_THREATS: i32 = 1500;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 
@@ -101,6 +105,12 @@ impl<B: Bits> Windows<B> {
             + THREAT_OTHER_ROW * (mine & !my_good).count_ones() as i32;
         v -= THREAT_GOOD_ROW * (theirs & opp_good).count_ones() as i32
             + THREAT_OTHER_ROW * (theirs & !opp_good).count_ones() as i32;
+        if !(mine & mine.shl(1)).is_zero() {
+            v += STACKED_THREATS;
+        }
+        if !(theirs & theirs.shl(1)).is_zero() {
+            v -= STACKED_THREATS;
+        }
         v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
     }
 
@@ -339,6 +349,28 @@ mod tests {
         assert!(
             w.cell_value(&g, e.current, e.mask, 3, 0) > w.cell_value(&g, e.current, e.mask, 0, 0)
         );
+    }
+
+    /// From a 12×6 game the engine lost as the first player: White's stone at column 4
+    /// makes a threat right above another one in column 5, which wins.
+    #[test]
+    fn stacked_threats_count() {
+        let g = Geometry::<u128>::new(12, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        let before = parse_sequence(&g, "6487823774468874").unwrap();
+        let opp = before.current ^ before.mask;
+        let theirs = g.winning_cells(opp, before.mask);
+        assert!(
+            !(theirs & theirs.shl(1)).is_zero(),
+            "White's stacked pair in column 5"
+        );
+        assert!(w.evaluate(&g, &before) <= -STACKED_THREATS + 500);
+        // Black to move before 7 and 4: column 7 (the game's move) allows the pair.
+        let p = parse_sequence(&g, "64878237744688").unwrap();
+        let never = || false;
+        let mut s = BeamSearch::new(&g, &w, 60, Some(300_000), &never);
+        let r = s.run(&p, 8, &mut |_| true).unwrap();
+        assert_ne!(r.col, 6, "column 7 lets White stack two threats");
     }
 
     #[test]

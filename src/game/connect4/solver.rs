@@ -64,6 +64,11 @@ impl TransTable {
         }
     }
 
+    /// Number of entries (a prime).
+    pub fn entries(&self) -> usize {
+        self.checks.len()
+    }
+
     #[inline]
     fn slot(&self, digest: u64) -> (usize, u32) {
         ((digest % self.checks.len() as u64) as usize, digest as u32)
@@ -185,6 +190,13 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// when the board is full. `None` if aborted.
     pub fn best_move(&mut self, p: &Position<B>) -> Option<(i32, Option<usize>)> {
         self.solve_root(p, false)
+    }
+
+    /// The sign of the score (1 win, 0 draw, −1 loss) and, unless the position is lost, a
+    /// column that keeps it: a move player's first question, answered several times faster
+    /// than the exact score. `None` if aborted.
+    pub fn best_move_weak(&mut self, p: &Position<B>) -> Option<(i32, Option<usize>)> {
+        self.solve_root(p, true)
     }
 
     fn solve_root(&mut self, p: &Position<B>, weak: bool) -> Option<(i32, Option<usize>)> {

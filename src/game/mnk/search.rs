@@ -19,18 +19,23 @@
 //! iteration. [`think`] runs that within part of its time and falls back to iterative
 //! deepening with the window evaluation at the leaves.
 
-use super::tt::{Bound, Tt};
+use super::tt::{Bound, Tt, BUCKET_BYTES};
 use super::{Mnk, ALL_CELLS_MAX};
 use crate::game::{Game, Move, Outcome};
 use crate::search::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
 use crate::search::{Iteration, SearchResult, Stop, ThinkContext};
 use std::fmt;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Moves kept at an inner node of the beam search (large boards only).
 const BEAM_WIDTH: usize = 14;
-/// Nodes between two looks at the clock and the stop flag.
-const CHECK_EVERY: u64 = 256;
+/// Nodes between two looks at the clock and the stop flag: a node costs microseconds
+/// (scoring every empty cell), so 256 of them could carry a search several milliseconds
+/// past its deadline on a loaded machine; a clock read costs tens of nanoseconds.
+const CHECK_EVERY: u64 = 32;
+/// Search speed assumed when sizing the table for a time budget: above what the search
+/// reaches (a few hundred thousand nodes per second on 7×7), so the table never limits it.
+const SIZING_NODES_PER_SEC: f64 = 1.5e6;
 /// Share of the time to the soft target that [`think`] gives the exact solver (percent).
 const SOLVE_SHARE_PCT: u32 = 60;
 
@@ -117,7 +122,11 @@ pub fn think(game: &Mnk, ctx: &mut ThinkContext) -> SearchResult {
         };
     };
     let exact = game.cells() <= ALL_CELLS_MAX;
-    let mut tt = Tt::with_bytes(tt_bytes_for(game));
+    let budget = ctx
+        .limits
+        .maximum
+        .map(|t| t.saturating_duration_since(Instant::now()));
+    let mut tt = Tt::with_bytes(tt_bytes_for(game, budget, ctx.limits.max_nodes));
     let mut s = Searcher::new(game, &mut tt, exact);
     s.heuristic = !exact || ctx.limits.max_depth.is_some();
     s.stop = Some(ctx.stop.clone());
@@ -216,13 +225,27 @@ pub fn think(game: &Mnk, ctx: &mut ThinkContext) -> SearchResult {
     result
 }
 
-/// Table size for [`think`]: enough for the board, at most 64 MiB.
-fn tt_bytes_for(game: &Mnk) -> usize {
-    match game.cells() {
+/// Table size for [`think`]: enough for the board, at most 64 MiB, and no more than the
+/// move's budget (time or nodes) can fill, about one bucket per node. The table is fresh
+/// for every move and the kernel zeroes its pages on first touch: with random slots almost
+/// every node touches a new page, so a 64 MiB table for a 100 ms move spent much of the
+/// move in page faults (and its release could push the answer past the deadline).
+fn tt_bytes_for(game: &Mnk, budget: Option<Duration>, max_nodes: Option<u64>) -> usize {
+    let cap: usize = match game.cells() {
         0..=16 => 1 << 16,
         17..=36 => 1 << 22,
         _ => 1 << 26,
-    }
+    };
+    let by_time = budget.map(|d| (d.as_secs_f64() * SIZING_NODES_PER_SEC) as u64);
+    let nodes = match (by_time, max_nodes) {
+        (Some(t), Some(n)) => t.min(n),
+        (t, n) => match t.or(n) {
+            Some(x) => x,
+            None => return cap,
+        },
+    };
+    let bytes = usize::try_from(nodes.saturating_mul(BUCKET_BYTES as u64)).unwrap_or(cap);
+    bytes.clamp((1 << 16).min(cap), cap)
 }
 
 struct Searcher<'a> {
@@ -687,6 +710,23 @@ mod tests {
         };
         let r = think(g, &mut ctx);
         (r, reports)
+    }
+
+    #[test]
+    fn table_fits_the_budget() {
+        let g77 = Mnk::new(7, 7, 4).unwrap();
+        let g33 = Mnk::new(3, 3, 3).unwrap();
+        let ms = Duration::from_millis;
+        assert_eq!(tt_bytes_for(&g77, None, None), 1 << 26);
+        assert_eq!(tt_bytes_for(&g33, None, None), 1 << 16);
+        // 100 ms: 150k nodes, one bucket each.
+        assert_eq!(
+            tt_bytes_for(&g77, Some(ms(100)), None),
+            150_000 * BUCKET_BYTES
+        );
+        assert_eq!(tt_bytes_for(&g77, Some(ms(100)), Some(1000)), 1 << 16);
+        assert_eq!(tt_bytes_for(&g77, Some(ms(100_000)), None), 1 << 26);
+        assert_eq!(tt_bytes_for(&g33, Some(ms(100_000)), None), 1 << 16);
     }
 
     #[test]
