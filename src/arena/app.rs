@@ -17,6 +17,8 @@ use std::io::Write;
 #[derive(Debug)]
 pub enum AppError {
     Openings(OpeningError),
+    /// An openings file that cannot be read.
+    OpeningsFile(std::path::PathBuf, std::io::Error),
     Arena(ArenaError),
     Io(std::io::Error),
 }
@@ -25,6 +27,7 @@ impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             AppError::Openings(e) => write!(f, "openings: {e}"),
+            AppError::OpeningsFile(p, e) => write!(f, "openings file {}: {e}", p.display()),
             AppError::Arena(e) => write!(f, "{e}"),
             AppError::Io(e) => write!(f, "{e}"),
         }
@@ -52,7 +55,8 @@ pub fn run<G: Game>(
 ) -> Result<Standings, AppError> {
     let openings = match &o.openings {
         Some(p) => {
-            let text = std::fs::read_to_string(p)?;
+            let text = std::fs::read_to_string(p)
+                .map_err(|e| AppError::OpeningsFile(p.to_path_buf(), e))?;
             opening::parse_file(&text, o.setup.width, o.setup.height).map_err(AppError::Openings)?
         }
         None => Vec::new(),
