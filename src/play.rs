@@ -91,23 +91,20 @@ pub fn draw<G: Game>(g: &G, last: Option<Move>) -> String {
     s
 }
 
-/// Writes a Piskvork `.psq` record: a header, then `x,y,ms` per move with 1-based
-/// coordinates.
+/// Writes the game as a Piskvork `.psq` record (the arena's format), naming the players.
 pub fn write_psq(
     path: &std::path::Path,
     width: usize,
     height: usize,
     moves: &[(Move, u64)],
+    engine_first: bool,
 ) -> Result<()> {
-    let mut s = format!("Piskvork {width}x{height}, 11:11, 0\n");
-    for (m, ms) in moves {
-        s.push_str(&format!(
-            "{},{},{}\n",
-            m.x as usize + 1,
-            m.y as usize + 1,
-            ms
-        ));
-    }
+    let (black, white) = if engine_first {
+        ("wuzi", "human")
+    } else {
+        ("human", "wuzi")
+    };
+    let s = crate::arena::record::psq_text(width, height, moves.iter().copied(), black, white);
     std::fs::write(path, s).with_context(|| format!("writing {}", path.display()))
 }
 
@@ -256,7 +253,7 @@ pub fn play(
     }
     if let Some(path) = &opts.record {
         if !record.is_empty() {
-            write_psq(path, opts.width, opts.height, &record)?;
+            write_psq(path, opts.width, opts.height, &record, opts.engine_first)?;
             writeln!(out, "game saved to {}", path.display())?;
         }
     }
@@ -372,9 +369,14 @@ mod tests {
         let record = std::fs::read_to_string(&path).unwrap();
         std::fs::remove_file(&path).ok();
         let lines: Vec<&str> = record.lines().collect();
-        assert_eq!(lines[0], "Piskvork 15x15, 11:11, 0");
+        assert_eq!(lines[0], "Piskvorky 15x15, 11:11, 0");
+        assert_eq!(
+            lines[lines.len() - 3..],
+            ["wuzi", "human", "-1"],
+            "{record}"
+        );
         // The engine moved first and last: an odd number of moves, undone ones left out.
-        assert_eq!(lines.len() % 2, 0, "{record}");
+        assert_eq!((lines.len() - 4) % 2, 1, "{record}");
         assert!(lines[1].starts_with("8,8,"), "{record}");
         assert!(lines[2].starts_with("1,1,"), "{record}");
     }

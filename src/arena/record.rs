@@ -12,14 +12,33 @@ use std::fmt::Write;
 /// Piskvork's `.psq`: a header line, one `x,y,ms` line per stone with 1-based coordinates
 /// (opening stones take 0 ms), then the two engine names, black first, and `-1`.
 pub fn to_psq(r: &GameRecord) -> String {
-    let mut s = format!("Piskvorky {}x{}, 11:11, 0\n", r.setup.width, r.setup.height);
-    for m in &r.opening {
-        let _ = writeln!(s, "{},{},0", m.x as u32 + 1, m.y as u32 + 1);
+    let stones = r
+        .opening
+        .iter()
+        .map(|&m| (m, 0))
+        .chain(r.moves.iter().map(|t| (t.mv, t.ms)));
+    psq_text(
+        r.setup.width,
+        r.setup.height,
+        stones,
+        &r.black_name,
+        &r.white_name,
+    )
+}
+
+/// The `.psq` text of any game: `stones` in play order with the milliseconds each took.
+pub fn psq_text(
+    width: usize,
+    height: usize,
+    stones: impl IntoIterator<Item = (Move, u64)>,
+    black: &str,
+    white: &str,
+) -> String {
+    let mut s = format!("Piskvorky {width}x{height}, 11:11, 0\n");
+    for (m, ms) in stones {
+        let _ = writeln!(s, "{},{},{}", m.x as u32 + 1, m.y as u32 + 1, ms);
     }
-    for t in &r.moves {
-        let _ = writeln!(s, "{},{},{}", t.mv.x as u32 + 1, t.mv.y as u32 + 1, t.ms);
-    }
-    let _ = writeln!(s, "{}\n{}\n-1", r.black_name, r.white_name);
+    let _ = writeln!(s, "{black}\n{white}\n-1");
     s
 }
 
