@@ -87,7 +87,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
             tt.clear();
             let limits = Limits::depth(depth);
             let mut sink = |_: &crate::search::Iteration| {};
-            let r = alphabeta::search(&g, &tt, &limits, &stop, params, None, &mut sink);
+            let r = crate::with_gomoku!(&g, b => alphabeta::search(b, &tt, &limits, &stop, params, None, &mut sink), _ => None);
             let (best, nodes, score) = match r {
                 Some(r) => (r.best.to_string(), r.nodes, r.score),
                 None => ("-".into(), 0, 0),

@@ -13,6 +13,7 @@
 //! flag when time is up or when it finishes, and its own result is the one played.
 
 use super::score::{self, is_decisive, mate_in, mated_in, DRAW, INFINITE, WIN_MIN};
+use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::{Game, Move, Outcome, ScoredMove};
@@ -34,6 +35,22 @@ pub struct Params {
     pub aspiration: i32,
     /// Deepest nominal depth iterative deepening goes to.
     pub max_depth: u32,
+    /// Fours a root VCF may chain.
+    pub root_vcf_depth: u32,
+    /// Node budget of the root VCF.
+    pub root_vcf_nodes: u64,
+    /// Threats (fours and threes) a root VCT may chain; 0 turns the root VCT off.
+    pub root_vct_depth: u32,
+    /// Fours each VCT attacker node's VCF may chain.
+    pub vct_vcf_depth: u32,
+    /// Node budget of the root VCT.
+    pub root_vct_nodes: u64,
+    /// Share of the soft time target the root VCT may use, per mille.
+    pub root_vct_time_permille: u32,
+    /// Fours a leaf VCF may chain; 0 turns leaf VCFs off.
+    pub leaf_vcf_depth: u32,
+    /// Node budget of one leaf VCF.
+    pub leaf_vcf_nodes: u64,
 }
 
 impl Default for Params {
@@ -43,12 +60,20 @@ impl Default for Params {
             root_beam: 64,
             aspiration: 60,
             max_depth: 64,
+            root_vcf_depth: 40,
+            root_vcf_nodes: 200_000,
+            root_vct_depth: 8,
+            vct_vcf_depth: 12,
+            root_vct_nodes: 150_000,
+            root_vct_time_permille: 250,
+            leaf_vcf_depth: 12,
+            leaf_vcf_nodes: 150,
         }
     }
 }
 
 /// Per-thread search state.
-struct Worker<'a, G: Game> {
+struct Worker<'a, G: Tactics> {
     game: G,
     tt: &'a TranspositionTable,
     limits: &'a Limits,
@@ -65,9 +90,12 @@ struct Worker<'a, G: Game> {
     history: Vec<i32>,
     moves: Vec<Vec<ScoredMove>>,
     width: usize,
+    /// Node count at which the main thread reads the clock next.
+    next_check: u64,
+    solver: Solver,
 }
 
-impl<'a, G: Game> Worker<'a, G> {
+impl<'a, G: Tactics> Worker<'a, G> {
     fn new(
         game: G,
         tt: &'a TranspositionTable,
@@ -94,6 +122,8 @@ impl<'a, G: Game> Worker<'a, G> {
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
             width,
+            next_check: CLOCK_INTERVAL,
+            solver: Solver::new(1 << 14),
         }
     }
 
@@ -107,7 +137,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        let clock_due = self.main && self.nodes.is_multiple_of(CLOCK_INTERVAL);
+        let clock_due = self.main && self.nodes >= self.next_check;
+        if clock_due {
+            self.next_check = self.nodes + CLOCK_INTERVAL;
+        }
         self.aborted = self.stop.is_set()
             || self.done.is_set()
             || (clock_due
@@ -163,8 +196,20 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.check_abort() {
             return 0;
         }
-        if depth <= 0 || ply as usize >= MAX_PLY {
+        if ply as usize >= MAX_PLY {
             return self.game.evaluate();
+        }
+        let mut depth = depth;
+        if depth <= 0 {
+            if self.game.facing_five() {
+                // Quiescence: a five threat is answered before the position is judged.
+                depth = 1;
+            } else {
+                if let Some(w) = self.leaf_vcf() {
+                    return mate_in(ply + w.plies);
+                }
+                return self.game.evaluate();
+            }
         }
         // Mate-distance pruning: no line from here beats a win already found nearer the root.
         alpha = alpha.max(mated_in(ply));
@@ -251,6 +296,19 @@ impl<'a, G: Game> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
+    fn leaf_vcf(&mut self) -> Option<ThreatWin> {
+        if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
+            return None;
+        }
+        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
+        let r = self
+            .game
+            .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
+        self.nodes += self.solver.nodes();
+        r
     }
 
     /// Searches the root to `depth` inside the window; returns the score and best move, or
@@ -433,7 +491,7 @@ fn from_tt(s: i32, ply: u32) -> i32 {
 /// Searches `game` within `limits` and returns the move to play, or `None` when the
 /// position has no move (game over or no candidate). Uses `limits.threads` threads
 /// (Lazy SMP on the given rayon pool, or the calling thread alone when there is no pool).
-pub fn search<G: Game>(
+pub fn search<G: Tactics>(
     game: &G,
     tt: &TranspositionTable,
     limits: &Limits,
@@ -446,6 +504,24 @@ pub fn search<G: Game>(
         return None;
     }
     let start = limits.start.unwrap_or_else(Instant::now);
+    if let Some((w, nodes)) = root_threats(game, limits, stop, &params) {
+        let it = Iteration {
+            depth: 1,
+            seldepth: w.plies,
+            score: mate_in(w.plies),
+            nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: vec![w.mv],
+        };
+        report(&it);
+        return Some(SearchResult {
+            best: w.mv,
+            score: it.score,
+            depth: 1,
+            nodes,
+            pv: it.pv,
+        });
+    }
     tt.new_search();
     let done = Stop::new();
     let threads = limits.threads.max(1);
@@ -470,6 +546,46 @@ pub fn search<G: Game>(
         _ => run_main(report),
     };
     result.or_else(|| fallback(game))
+}
+
+/// The threat searches run once before the main search: a VCF, then a VCT on a share of the
+/// soft time target. A proven win is played at once; the answer is the win and the threat
+/// nodes spent.
+fn root_threats<G: Tactics>(
+    game: &G,
+    limits: &Limits,
+    stop: &Stop,
+    params: &Params,
+) -> Option<(ThreatWin, u64)> {
+    let mut g = game.clone();
+    let mut solver = Solver::new(1 << 18);
+    let legal = |g: &G, w: ThreatWin| g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv);
+    let mut tl = ThreatLimits {
+        max_nodes: params.root_vcf_nodes,
+        deadline: limits.maximum,
+        stop: Some(stop.clone()),
+    };
+    if let Some(w) = g.find_vcf(&mut solver, params.root_vcf_depth, &tl) {
+        if legal(&g, w) {
+            return Some((w, solver.total_nodes));
+        }
+    }
+    if params.root_vct_depth == 0 {
+        return None;
+    }
+    tl.max_nodes = params.root_vct_nodes;
+    if let (Some(start), Some(opt)) = (limits.start, limits.optimum) {
+        let share = opt.saturating_duration_since(start) * params.root_vct_time_permille / 1000;
+        let t = start + share;
+        tl.deadline = Some(limits.maximum.map_or(t, |m| m.min(t)));
+    }
+    let w = g.find_vct(
+        &mut solver,
+        params.root_vct_depth,
+        params.vct_vcf_depth,
+        &tl,
+    )?;
+    legal(&g, w).then_some((w, solver.total_nodes))
 }
 
 /// A move when the search had no time for even one iteration: the best-ordered candidate.

@@ -194,3 +194,68 @@ impl<R: Rule> Board<R> {
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
     }
 }
+
+/// Cheap threat queries for the threat-space search (`crate::search::threats`): they read
+/// the per-cell codes directly and allocate nothing beyond the caller's buffer.
+impl<R: Rule> Board<R> {
+    /// Appends every empty cell where `c` gets a code of at least `min`, with that code.
+    /// `Code::Forbidden` sorts below everything, so renju black's certain fouls never show.
+    pub fn threat_cells(&self, c: Color, min: Code, out: &mut Vec<(Move, Code)>) {
+        let any = Code::ALL[min as usize..]
+            .iter()
+            .any(|&k| self.code_count(c, k) > 0);
+        if !any {
+            return;
+        }
+        let col = c.index();
+        self.for_each_empty(|b, x, y| {
+            let code = b.cells[b.idx(x, y)].code[col];
+            if code >= min {
+                out.push((Move::new(x as u8, y as u8), code));
+            }
+        });
+    }
+
+    /// Whether `c` has any cell whose code is at least `min` (O(1) from the counters).
+    #[inline]
+    pub fn has_code_at_least(&self, c: Color, min: Code) -> bool {
+        Code::ALL[min as usize..]
+            .iter()
+            .any(|&k| self.code_count(c, k) > 0)
+    }
+
+    /// Appends the empty cells where `c` makes five that lie on a line through `m` within
+    /// four steps: after `c` plays a four at `m`, exactly the points it threatens.
+    pub fn five_points_around(&self, m: Move, c: Color, out: &mut Vec<Move>) {
+        let col = c.index();
+        for &(dx, dy) in DIRS.iter() {
+            for o in (-4i32..0).chain(1..=4) {
+                let (x, y) = (m.x as i32 + o * dx, m.y as i32 + o * dy);
+                if !self.on_board(x, y) || !self.is_empty_xy(x as usize, y as usize) {
+                    continue;
+                }
+                let (x, y) = (x as usize, y as usize);
+                if self.cells[self.idx(x, y)].code[col] == Code::Five {
+                    let p = Move::new(x as u8, y as u8);
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends every empty cell where `c` makes five (a board scan, skipped when the counter
+    /// says there is none).
+    pub fn five_points(&self, c: Color, out: &mut Vec<Move>) {
+        if self.code_count(c, Code::Five) == 0 {
+            return;
+        }
+        let col = c.index();
+        self.for_each_empty(|b, x, y| {
+            if b.cells[b.idx(x, y)].code[col] == Code::Five {
+                out.push(Move::new(x as u8, y as u8));
+            }
+        });
+    }
+}
