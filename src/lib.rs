@@ -4,6 +4,7 @@
 //! Layers, from the outside in: `protocol` parses and prints, `engine` is the
 //! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
 
+pub mod arena;
 pub mod bench;
 pub mod engine;
 pub mod game;

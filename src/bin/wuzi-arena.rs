@@ -1,1 +1,90 @@
-fn main() {}
+//! `wuzi-arena`: the tournament runner behind `scripts/`. Argument dispatch only: the
+//! options are parsed by `wuzi::arena::cli`, the run is `wuzi::arena::app`, and this file
+//! picks the referee (the crate's own rules, through `AnyGame`) for the chosen game.
+
+use anyhow::{Context, Result};
+use std::io::{IsTerminal, Write};
+use wuzi::arena::cli::{self, Command, RunOptions};
+use wuzi::arena::referee::GameKind as ArenaKind;
+use wuzi::arena::referee::GameSetup;
+use wuzi::arena::{app, balance};
+use wuzi::game::{AnyGame, GameKind, GomokuRule};
+
+/// The crate's game kind for the arena's: the one place the two vocabularies meet.
+fn game_kind(kind: ArenaKind) -> GameKind {
+    match kind {
+        ArenaKind::Gomoku { rule } => GameKind::Gomoku(GomokuRule::from_mask(rule as i64)),
+        ArenaKind::Connect4 { k } => GameKind::Connect4 { k: k as usize },
+        ArenaKind::Mnk { k } => GameKind::Mnk { k: k as usize },
+    }
+}
+
+/// An empty referee board for the setup; built once up front, so an unsupported size is
+/// reported before any engine starts.
+fn empty_board(setup: &GameSetup) -> Result<AnyGame> {
+    let kind = game_kind(setup.kind);
+    let (w, h) = (setup.width, setup.height);
+    AnyGame::new(kind, w, h).with_context(|| format!("{} on {w}x{h}", kind.describe()))
+}
+
+fn run(o: &RunOptions) -> Result<()> {
+    let empty = empty_board(&o.setup)?;
+    let referee = move || empty.clone();
+    let stdout = std::io::stdout();
+    let stderr = std::io::stderr();
+    let live = stderr.is_terminal();
+    app::run(o, &referee, &mut stdout.lock(), &mut stderr.lock(), live)?;
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match cli::parse(&args)? {
+        Command::Help => print!("{}", cli::USAGE),
+        Command::ConvertOpenings {
+            input,
+            width,
+            height,
+            to_pos,
+        } => {
+            let text =
+                std::fs::read_to_string(&input).with_context(|| format!("{}", input.display()))?;
+            let s = app::convert_openings(&text, width, height, to_pos)?;
+            std::io::stdout().write_all(s.as_bytes())?;
+        }
+        Command::GenOpenings {
+            setup,
+            spec,
+            to_pos,
+        } => {
+            let empty = empty_board(&setup)?;
+            let found = balance::generate(&empty, &spec);
+            let header = format!(
+                "{} near-level openings for {} on {}x{}: {}-{} stones within {} of the centre,\n\
+                 |static evaluation| <= {}, seed {} (wuzi-arena gen-openings)",
+                found.len(),
+                game_kind(setup.kind).describe(),
+                setup.width,
+                setup.height,
+                spec.min_stones,
+                spec.max_stones,
+                spec.radius,
+                spec.max_eval,
+                spec.seed
+            );
+            let s = app::format_generated(&found, &header, setup.width, setup.height, to_pos);
+            std::io::stdout().write_all(s.as_bytes())?;
+            if found.len() < spec.count {
+                log::warn!(
+                    "found {} of {} openings in {} tries",
+                    found.len(),
+                    spec.count,
+                    spec.max_tries
+                );
+            }
+        }
+        Command::Run(o) => run(&o)?,
+    }
+    Ok(())
+}

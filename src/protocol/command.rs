@@ -2,8 +2,8 @@
 //!
 //! The parser is pure (no I/O, no engine state) and stateful only because of the multi-line
 //! blocks (`BOARD` … `DONE` and its relatives): a [`Parser`] remembers the open block and the
-//! results still to be handed out. Whether a coordinate is on the *current* board or a cell is
-//! empty is the engine's business; here a coordinate only has to be a pair of non-negative
+//! results still to be handed out. Whether a coordinate is on the *current* board, a cell is
+//! empty, or a board size suits the chosen mode is the engine's business; here a coordinate only has to be a pair of non-negative
 //! integers that fit a [`Move`]. Input is hostile by assumption (arbitrary bytes, megabyte lines,
 //! huge numbers), so every path returns a value or a typed [`ParseError`] and nothing panics;
 //! text that is echoed back (`UNKNOWN …`, error messages) is clipped and stripped of control
@@ -18,9 +18,11 @@ use crate::game::Move;
 use std::collections::VecDeque;
 use std::fmt;
 
-/// Smallest board side the engine plays on.
-pub const MIN_SIZE: usize = 5;
-/// Largest board side the engine plays on (one row per 32-bit word in the gomoku board).
+/// Smallest board side the parser lets through. Each mode has its own minimum (gomoku 5,
+/// Connect Four 4, m,n,k 3 for tic-tac-toe's `START 3`), checked by the engine when it builds
+/// the board, so the parser only rejects what no mode can use.
+pub const MIN_SIZE: usize = 1;
+/// Largest board side any mode plays on (one row per 32-bit word in the gomoku board).
 pub const MAX_SIZE: usize = 32;
 /// A block never holds more entries than a largest board has cells; more is an error, and
 /// stops the parser from collecting an unbounded list.
@@ -649,10 +651,18 @@ mod tests {
 
     #[test]
     fn start_bad_sizes() {
+        // Too small for gomoku but not for tic-tac-toe: the engine decides by mode.
+        for (line, n) in [("START 1", 1), ("START 3", 3), ("START 4", 4)] {
+            assert_eq!(
+                one(line),
+                Ok(Command::Start {
+                    width: n,
+                    height: n
+                })
+            );
+        }
         for bad in [
             "START 0",
-            "START 1",
-            "START 4",
             "START 33",
             "START 100000",
             "START -15",
@@ -661,7 +671,7 @@ mod tests {
             "START 15.0",
             "START 99999999999999999999999999",
             "START 15 16 17",
-            "START 15 4",
+            "START 15 0",
         ] {
             assert!(
                 matches!(
@@ -699,7 +709,7 @@ mod tests {
         for bad in [
             "RECTSTART 7",
             "RECTSTART 7,6,5",
-            "RECTSTART 4,6",
+            "RECTSTART 0,6",
             "RECTSTART 7,33",
             "RECTSTART a,b",
             "RECTSTART 7 6",

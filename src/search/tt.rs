@@ -45,7 +45,7 @@ struct Slot {
 
 /// Shared transposition table. `&self` methods only: threads share it behind an `Arc`.
 pub struct TranspositionTable {
-    slots: Vec<Slot>,
+    slots: Box<[Slot]>,
     generation: AtomicU8,
 }
 
@@ -85,6 +85,26 @@ fn unpack(d: u64) -> (Entry, u8) {
     )
 }
 
+/// `n` empty slots from zeroed memory. The allocator hands out fresh zero pages for large
+/// blocks without touching them, so a table of hundreds of megabytes costs nothing until the
+/// search writes to it: allocating it never eats into a move's time.
+fn zeroed_slots(n: usize) -> Box<[Slot]> {
+    if n == 0 {
+        return Box::default();
+    }
+    let layout = std::alloc::Layout::array::<Slot>(n).expect("table size overflows");
+    // SAFETY: the layout has non-zero size; an all-zero `Slot` (two `AtomicU64` zeros) is a
+    // valid, empty slot; the pointer comes from the global allocator with this exact layout,
+    // which is what `Box<[Slot]>` frees it with.
+    unsafe {
+        let p = std::alloc::alloc_zeroed(layout) as *mut Slot;
+        if p.is_null() {
+            std::alloc::handle_alloc_error(layout);
+        }
+        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
+    }
+}
+
 impl Default for TranspositionTable {
     fn default() -> Self {
         TranspositionTable::new()
@@ -95,7 +115,7 @@ impl TranspositionTable {
     /// An empty table holding nothing until [`resize`](Self::resize).
     pub fn new() -> TranspositionTable {
         TranspositionTable {
-            slots: Vec::new(),
+            slots: Box::default(),
             generation: AtomicU8::new(0),
         }
     }
@@ -116,16 +136,23 @@ impl TranspositionTable {
         };
         let n = buckets * BUCKET;
         if n != self.slots.len() {
-            self.slots = Vec::new();
-            self.slots.resize_with(n, Slot::default);
+            self.slots = Box::default();
+            self.slots = zeroed_slots(n);
         }
     }
 
-    /// Forgets every entry (`YXHASHCLEAR`, new game).
+    /// Forgets every entry (`YXHASHCLEAR`, new game). A large table is swapped for fresh
+    /// zero pages rather than written over, so clearing stays instant.
     pub fn clear(&mut self) {
-        for s in &mut self.slots {
-            *s.check.get_mut() = 0;
-            *s.data.get_mut() = 0;
+        let n = self.slots.len();
+        if n * ENTRY_BYTES >= 1 << 20 {
+            self.slots = Box::default();
+            self.slots = zeroed_slots(n);
+        } else {
+            for s in self.slots.iter_mut() {
+                *s.check.get_mut() = 0;
+                *s.data.get_mut() = 0;
+            }
         }
         self.generation.store(0, Ordering::Relaxed);
     }

@@ -36,8 +36,13 @@ pub const MAX_SIZE: usize = 16;
 pub const DEFAULT_K: usize = 4;
 /// Solver table entries for `think` (about 50 MB, allocated on first use, then reused).
 const THINK_TT_ENTRIES: usize = solver::DEFAULT_TT_ENTRIES;
-/// Share of the time (or node budget) the exact solver may use before the beam search.
+/// Share of the time (or node budget) the exact solver may use before the beam search,
+/// when the position is within reach (a 7×6-sized remainder) ...
 const SOLVER_SHARE: f64 = 0.5;
+/// ... and when it is not: early play on large boards, where the beam search needs the time.
+const SOLVER_SHARE_FAR: f64 = 0.2;
+/// Empty cells up to which the solver gets [`SOLVER_SHARE`].
+const SOLVER_REACH: usize = 42;
 /// Solver nodes when neither a deadline nor a node budget is given.
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
 /// Beam depth when neither a deadline, a node budget nor a depth is given.
@@ -476,6 +481,18 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
     result
 }
 
+/// Solver table entries for a `max_memory` (bytes, 0 = unlimited): a third of it at most,
+/// as Gomocup measures the whole process.
+fn tt_entries(max_memory: Option<u64>) -> usize {
+    match max_memory {
+        Some(m) if m > 0 => {
+            let fit = (m / 3 / solver::TransTable::ENTRY_BYTES as u64) as usize;
+            fit.clamp(1 << 12, THINK_TT_ENTRIES)
+        }
+        _ => THINK_TT_ENTRIES,
+    }
+}
+
 /// The perfect player: exact solve when it fits in the budget, else the beam search.
 /// Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
@@ -487,21 +504,27 @@ fn solver_player<B: Bits>(
 ) -> Option<(usize, i32, u32, u64)> {
     let limits = ctx.limits.clone();
     let timed = limits.maximum.is_some();
+    let remaining = g.cells() - p.moves;
+    let share = if remaining <= SOLVER_REACH {
+        SOLVER_SHARE
+    } else {
+        SOLVER_SHARE_FAR
+    };
     let solver_deadline = limits.maximum.map(|max| {
         let total = max.saturating_duration_since(start);
-        start + Duration::from_secs_f64(total.as_secs_f64() * SOLVER_SHARE)
+        start + Duration::from_secs_f64(total.as_secs_f64() * share)
     });
     let solver_nodes = match (limits.max_nodes, timed) {
-        (Some(n), _) => Some((n as f64 * SOLVER_SHARE) as u64),
+        (Some(n), _) => Some((n as f64 * share) as u64),
         (None, true) => None,
         (None, false) => Some(SOLVER_NODES_UNTIMED),
     };
     let stop = ctx.stop.clone();
     let solver_stop = move || stop.is_set() || solver_deadline.is_some_and(|t| Instant::now() >= t);
-    let remaining = g.cells() - p.moves;
     let solved = {
         let mut guard = game.tt.lock();
-        let tt = guard.get_or_insert_with(|| TransTable::new(THINK_TT_ENTRIES));
+        let entries = tt_entries(option::<u64>(ctx, "max_memory"));
+        let tt = guard.get_or_insert_with(|| TransTable::new(entries));
         let mut s = Solver::new(g, tt)
             .with_node_limit(solver_nodes)
             .with_stop(&solver_stop);
@@ -596,6 +619,17 @@ mod tests {
             options: &options,
         };
         think(game, &mut ctx)
+    }
+
+    #[test]
+    fn shareable_and_memory_bounded() {
+        fn assert_send_sync<T: Clone + Send + Sync>() {}
+        assert_send_sync::<Connect4>();
+        assert_eq!(tt_entries(None), THINK_TT_ENTRIES);
+        assert_eq!(tt_entries(Some(0)), THINK_TT_ENTRIES);
+        // 70 MB allows about 3.9M entries of 6 bytes in a third of it.
+        assert_eq!(tt_entries(Some(70_000_000)), 70_000_000 / 3 / 6);
+        assert_eq!(tt_entries(Some(1000)), 1 << 12);
     }
 
     #[test]

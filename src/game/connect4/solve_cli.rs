@@ -4,9 +4,9 @@
 //! The input notation is the common one (played columns, 1-based, `a` = 10), optionally
 //! followed by an expected score; the output line is `position score nodes microseconds`,
 //! with ` MISMATCH expected=<e>` appended when an expected score disagrees, and
-//! `position ERROR <reason>` for a position that cannot be set up. Each position gets a
-//! fresh transposition table so that node counts do not depend on the order of the lines
-//! (the table's memory is zeroed lazily by the allocator, so this costs little).
+//! `position ERROR <reason>` for a position that cannot be set up. The transposition table
+//! is reset before each position so that node counts do not depend on the order of the
+//! lines (the reset clears only the slots the previous search wrote).
 
 use super::bits::{Bits, Wide};
 use super::position::{parse_sequence, Geometry};
@@ -79,12 +79,12 @@ fn solve_one<B: Bits>(
     g: &Geometry<B>,
     seq: &str,
     weak: bool,
-    tt_entries: usize,
+    tt: &mut TransTable,
 ) -> Result<Solved, String> {
     let p = parse_sequence(g, seq).map_err(|e| e.to_string())?;
-    let mut tt = TransTable::new(tt_entries);
+    tt.reset();
     let t0 = Instant::now();
-    let mut s = Solver::new(g, &mut tt);
+    let mut s = Solver::new(g, tt);
     let score = s.solve(&p, weak).ok_or("search aborted")?;
     Ok(Solved {
         score,
@@ -99,12 +99,13 @@ fn run<B: Bits>(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
+    let mut tt = TransTable::new(o.tt_entries);
     for line in input.lines() {
         let line = line?;
         let mut fields = line.split_whitespace();
         let Some(seq) = fields.next() else { continue };
         let expected = fields.next().map(|e| e.parse::<i32>());
-        match solve_one(&g, seq, o.weak, o.tt_entries) {
+        match solve_one(&g, seq, o.weak, &mut tt) {
             Ok(r) => {
                 write!(out, "{seq} {} {} {}", r.score, r.nodes, r.micros)?;
                 match expected {
@@ -155,6 +156,7 @@ pub fn bench_sets(
 ) -> anyhow::Result<Vec<SetStats>> {
     let g = Geometry::<u64>::new(7, 6, 4).context("7x6 fits in 64 bits")?;
     let mut all = Vec::new();
+    let mut tt = TransTable::new(DEFAULT_TT_ENTRIES);
     for name in ["Test_L3_R1", "Test_L2_R1", "Test_L1_R1"] {
         let path = dir.join(name);
         let text = std::fs::read_to_string(&path)
@@ -168,8 +170,7 @@ pub fn bench_sets(
             let exp: i32 = exp
                 .parse()
                 .with_context(|| format!("bad score in {line:?}"))?;
-            let r = solve_one(&g, seq, weak, DEFAULT_TT_ENTRIES)
-                .map_err(|e| anyhow::anyhow!("{seq}: {e}"))?;
+            let r = solve_one(&g, seq, weak, &mut tt).map_err(|e| anyhow::anyhow!("{seq}: {e}"))?;
             let exp = if weak { exp.signum() } else { exp };
             if r.score != exp {
                 wrong += 1;

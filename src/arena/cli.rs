@@ -1,0 +1,524 @@
+//! The `wuzi-arena` command line, parsed into plain data without touching the system, so
+//! every option is unit-tested and the binary only wires the result to the referee.
+//!
+//! Engines are written the way cutechess-cli writes them: `--engine cmd=PATH [arg=A]…
+//! [dir=DIR] [name=NAME] [info=KEY=VALUE]…`, the `key=value` tokens running until the next
+//! `--option`. Everything else is a flag with one value, or a switch.
+
+use super::balance::BalanceSpec;
+use super::engine::EngineSpec;
+use super::grid::{parse_param, GridParam};
+use super::referee::{GameKind, GameSetup, TimeControl};
+use super::stats::Sprt;
+use super::tournament::Format;
+use std::fmt;
+use std::path::PathBuf;
+
+/// A command line the arena cannot use.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for CliError {}
+
+/// What the binary is asked to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Play a tournament (or a grid when grid axes are given).
+    Run(Box<RunOptions>),
+    /// Rewrite an opening file in another format for a board size.
+    ConvertOpenings {
+        input: PathBuf,
+        width: usize,
+        height: usize,
+        to_pos: bool,
+    },
+    /// Generate near-level openings with the engine's evaluation.
+    GenOpenings {
+        setup: GameSetup,
+        spec: BalanceSpec,
+        to_pos: bool,
+    },
+    Help,
+}
+
+/// Options of a tournament or grid run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunOptions {
+    pub engines: Vec<EngineSpec>,
+    pub format: Format,
+    pub setup: GameSetup,
+    pub time: TimeControl,
+    pub openings: Option<PathBuf>,
+    pub rounds: usize,
+    pub random_symmetry: bool,
+    pub seed: u64,
+    pub concurrency: usize,
+    pub reuse: bool,
+    pub sprt: Option<Sprt>,
+    pub out_dir: Option<PathBuf>,
+    pub grid: Vec<GridParam>,
+    pub csv: Option<PathBuf>,
+    /// Print only the final table (no progress line).
+    pub quiet: bool,
+}
+
+pub const USAGE: &str = "\
+wuzi-arena: plays pbrain engines against each other like a Gomocup manager.
+
+usage:
+  wuzi-arena [options] --engine cmd=PATH [arg=A]... [dir=DIR] [name=N] [info=K=V]... --engine ...
+  wuzi-arena convert-openings FILE [--size N | --width W --height H] [--to pos|offset]
+  wuzi-arena gen-openings [--rule R --size N …] [--count N] [--stones MIN-MAX] [--radius R]
+             [--max-eval E] [--tries N] [--seed S] [--to pos|offset]
+
+engines and pairing:
+  --engine ...            an engine (at least two; one with --grid)
+  --gauntlet              first engine against each other one (default: round robin)
+  --reuse                 keep engine processes between games (START again)
+  --concurrency N         games in parallel (default 1)
+game:
+  --game gomoku|connect4|mnk   (default gomoku)
+  --rule 0|1|4|8|9        gomoku rule: freestyle, exactly five, renju, caro, caro exact-five
+  --size N | --width W --height H   board (default 15; connect4 7x6; mnk 3x3)
+  --k N                   line length for mnk / connect4
+  --draw-after N          draw once N stones are on the board
+openings:
+  --openings FILE         offset (x,y, x,y relative to the centre) or pos (h8i9) lines
+  --symmetry              random board symmetry per opening (same for both colours)
+  --rounds N              times each opening is played per pair, both colours (default 1)
+  --seed N                seed for the symmetries (default 1)
+time (ms):
+  --timeout-turn MS       per move (default 5000; 0 = none)
+  --timeout-match MS      per game and side (default 120000; 0 = none)
+  --tolerance MS          added to every deadline (default 1000)
+  --start-timeout MS      for START to answer OK (default 5000)
+  --grace MS              between END and kill (default 500)
+  --max-memory BYTES      sent as INFO max_memory (default 367001600)
+stopping and output:
+  --sprt ELO0,ELO1,ALPHA,BETA   stop engine 1 vs engine 2 once decided
+  --out DIR               games.jsonl, games/*.psq and *.sgf, logs/*.stderr.log
+  --quiet                 no progress line
+grid:
+  --grid NAME=V1,V2,...   an axis (repeat for more); {NAME} in arg= is replaced, else INFO NAME V
+  --csv FILE              where the grid results go (default: stdout)
+";
+
+fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, CliError> {
+    v.parse()
+        .map_err(|_| CliError(format!("{flag}: {v:?} is not a valid number")))
+}
+
+/// Parses `cmd=… arg=… dir=… name=… info=K=V` tokens into an engine.
+pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
+    let mut spec: Option<EngineSpec> = None;
+    let mut args = Vec::new();
+    let mut dir = None;
+    let mut name = None;
+    let mut info = Vec::new();
+    for t in tokens {
+        let (k, v) = t
+            .split_once('=')
+            .ok_or_else(|| CliError(format!("--engine: expected key=value, got {t:?}")))?;
+        match k {
+            "cmd" => spec = Some(EngineSpec::new(v)),
+            "arg" => args.push(v.to_string()),
+            "dir" => dir = Some(PathBuf::from(v)),
+            "name" => name = Some(v.to_string()),
+            "info" => {
+                let (ik, iv) = v.split_once('=').ok_or_else(|| {
+                    CliError(format!("--engine info: expected KEY=VALUE, got {v:?}"))
+                })?;
+                info.push((ik.to_string(), iv.to_string()));
+            }
+            _ => return Err(CliError(format!("--engine: unknown key {k:?}"))),
+        }
+    }
+    let mut spec = spec.ok_or_else(|| CliError("--engine needs cmd=PATH".into()))?;
+    spec.args = args;
+    spec.dir = dir;
+    spec.info = info;
+    if let Some(n) = name {
+        spec.name = n;
+    }
+    Ok(spec)
+}
+
+/// Parses the arguments after the program name.
+pub fn parse(args: &[String]) -> Result<Command, CliError> {
+    if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(Command::Help);
+    }
+    if args[0] == "convert-openings" {
+        return parse_convert(&args[1..]);
+    }
+    if args[0] == "gen-openings" {
+        return parse_gen(&args[1..]);
+    }
+    let mut o = RunOptions {
+        engines: Vec::new(),
+        format: Format::RoundRobin,
+        setup: GameSetup {
+            kind: GameKind::Gomoku { rule: 0 },
+            width: 15,
+            height: 15,
+            draw_after: None,
+        },
+        time: TimeControl::default(),
+        openings: None,
+        rounds: 1,
+        random_symmetry: false,
+        seed: 1,
+        concurrency: 1,
+        reuse: false,
+        sprt: None,
+        out_dir: None,
+        grid: Vec::new(),
+        csv: None,
+        quiet: false,
+    };
+    let mut game = "gomoku".to_string();
+    let mut rule = 0u32;
+    let mut k: Option<u32> = None;
+    let (mut size, mut width, mut height) = (None::<usize>, None::<usize>, None::<usize>);
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        i += 1;
+        if flag == "--engine" {
+            let start = i;
+            while i < args.len() && !args[i].starts_with("--") {
+                i += 1;
+            }
+            o.engines.push(parse_engine(&args[start..i])?);
+            continue;
+        }
+        match flag {
+            "--gauntlet" => o.format = Format::Gauntlet,
+            "--reuse" => o.reuse = true,
+            "--symmetry" => o.random_symmetry = true,
+            "--quiet" => o.quiet = true,
+            _ => {}
+        }
+        if matches!(flag, "--gauntlet" | "--reuse" | "--symmetry" | "--quiet") {
+            continue;
+        }
+        let v = args
+            .get(i)
+            .ok_or_else(|| CliError(format!("{flag} needs a value")))?
+            .as_str();
+        i += 1;
+        match flag {
+            "--game" => game = v.to_ascii_lowercase(),
+            "--rule" => rule = num(flag, v)?,
+            "--k" => k = Some(num(flag, v)?),
+            "--size" => size = Some(num(flag, v)?),
+            "--width" => width = Some(num(flag, v)?),
+            "--height" => height = Some(num(flag, v)?),
+            "--draw-after" => o.setup.draw_after = Some(num(flag, v)?),
+            "--openings" => o.openings = Some(PathBuf::from(v)),
+            "--rounds" => o.rounds = num(flag, v)?,
+            "--seed" => o.seed = num(flag, v)?,
+            "--concurrency" => o.concurrency = num::<usize>(flag, v)?.max(1),
+            "--timeout-turn" => o.time.turn_ms = num(flag, v)?,
+            "--timeout-match" => o.time.match_ms = num(flag, v)?,
+            "--tolerance" => o.time.tolerance_ms = num(flag, v)?,
+            "--start-timeout" => o.time.start_ms = num(flag, v)?,
+            "--grace" => o.time.grace_ms = num(flag, v)?,
+            "--max-memory" => o.time.max_memory = num(flag, v)?,
+            "--sprt" => o.sprt = Some(parse_sprt(v)?),
+            "--out" => o.out_dir = Some(PathBuf::from(v)),
+            "--grid" => o
+                .grid
+                .push(parse_param(v).map_err(|e| CliError(e.to_string()))?),
+            "--csv" => o.csv = Some(PathBuf::from(v)),
+            _ => return Err(CliError(format!("unknown option {flag:?} (see --help)"))),
+        }
+    }
+    o.setup = resolve_setup(&game, rule, k, size, width, height, o.setup.draw_after)?;
+    let needed = if o.grid.is_empty() { 2 } else { 1 };
+    if o.engines.len() < needed {
+        return Err(CliError(if o.grid.is_empty() {
+            "give at least two engines (--engine cmd=PATH …)".into()
+        } else {
+            "a grid needs one base engine (--engine cmd=PATH …)".into()
+        }));
+    }
+    if o.rounds == 0 {
+        return Err(CliError("--rounds must be at least 1".into()));
+    }
+    Ok(Command::Run(Box::new(o)))
+}
+
+/// The game and board from `--game`, `--rule`, `--k` and the size options, with each
+/// game's default board.
+fn resolve_setup(
+    game: &str,
+    rule: u32,
+    k: Option<u32>,
+    size: Option<usize>,
+    width: Option<usize>,
+    height: Option<usize>,
+    draw_after: Option<usize>,
+) -> Result<GameSetup, CliError> {
+    let (kind, dw, dh) = match game {
+        "gomoku" => {
+            if ![0, 1, 4, 8, 9].contains(&rule) {
+                return Err(CliError(format!("--rule {rule}: use 0, 1, 4, 8 or 9")));
+            }
+            (GameKind::Gomoku { rule }, 15, 15)
+        }
+        "connect4" => (GameKind::Connect4 { k: k.unwrap_or(4) }, 7, 6),
+        "mnk" => (GameKind::Mnk { k: k.unwrap_or(3) }, 3, 3),
+        g => return Err(CliError(format!("--game {g}: use gomoku, connect4 or mnk"))),
+    };
+    let setup = GameSetup {
+        kind,
+        width: width.or(size).unwrap_or(dw),
+        height: height.or(size).unwrap_or(dh),
+        draw_after,
+    };
+    if !(1..=32).contains(&setup.width) || !(1..=32).contains(&setup.height) {
+        return Err(CliError("board sides must be within 1..=32".into()));
+    }
+    Ok(setup)
+}
+
+fn parse_gen(args: &[String]) -> Result<Command, CliError> {
+    let mut spec = BalanceSpec {
+        count: 100,
+        min_stones: 3,
+        max_stones: 5,
+        radius: 3,
+        max_eval: 30,
+        max_tries: 1_000_000,
+        seed: 1,
+    };
+    let mut game = "gomoku".to_string();
+    let mut rule = 0u32;
+    let mut k = None;
+    let (mut size, mut width, mut height) = (None, None, None);
+    let mut to_pos = true;
+    let mut i = 0;
+    while i < args.len() {
+        let flag = args[i].as_str();
+        let v = args
+            .get(i + 1)
+            .ok_or_else(|| CliError(format!("{flag} needs a value")))?
+            .as_str();
+        i += 2;
+        match flag {
+            "--game" => game = v.to_ascii_lowercase(),
+            "--rule" => rule = num(flag, v)?,
+            "--k" => k = Some(num(flag, v)?),
+            "--size" => size = Some(num(flag, v)?),
+            "--width" => width = Some(num(flag, v)?),
+            "--height" => height = Some(num(flag, v)?),
+            "--count" => spec.count = num(flag, v)?,
+            "--radius" => spec.radius = num(flag, v)?,
+            "--max-eval" => spec.max_eval = num(flag, v)?,
+            "--tries" => spec.max_tries = num(flag, v)?,
+            "--seed" => spec.seed = num(flag, v)?,
+            "--stones" => {
+                let (a, b) = v.split_once('-').unwrap_or((v, v));
+                spec.min_stones = num(flag, a)?;
+                spec.max_stones = num(flag, b)?;
+                if spec.min_stones == 0 || spec.min_stones > spec.max_stones {
+                    return Err(CliError(format!(
+                        "--stones {v}: expected MIN-MAX, 1 <= MIN <= MAX"
+                    )));
+                }
+            }
+            "--to" => match v {
+                "pos" => to_pos = true,
+                "offset" => to_pos = false,
+                f => return Err(CliError(format!("--to {f}: use pos or offset"))),
+            },
+            _ => return Err(CliError(format!("unknown option {flag:?} (see --help)"))),
+        }
+    }
+    let setup = resolve_setup(&game, rule, k, size, width, height, None)?;
+    Ok(Command::GenOpenings {
+        setup,
+        spec,
+        to_pos,
+    })
+}
+
+/// `ELO0,ELO1,ALPHA,BETA`, alpha and beta in (0, 1), elo0 < elo1.
+pub fn parse_sprt(v: &str) -> Result<Sprt, CliError> {
+    let bad = || CliError(format!("--sprt {v:?}: expected ELO0,ELO1,ALPHA,BETA"));
+    let n: Vec<f64> = v
+        .split(',')
+        .map(|s| s.trim().parse::<f64>())
+        .collect::<Result<_, _>>()
+        .map_err(|_| bad())?;
+    let [elo0, elo1, alpha, beta] = n[..] else {
+        return Err(bad());
+    };
+    let unit = |p: f64| p > 0.0 && p < 1.0;
+    if elo0 >= elo1 || !unit(alpha) || !unit(beta) {
+        return Err(bad());
+    }
+    Ok(Sprt {
+        elo0,
+        elo1,
+        alpha,
+        beta,
+    })
+}
+
+fn parse_convert(args: &[String]) -> Result<Command, CliError> {
+    let mut input = None;
+    let (mut width, mut height) = (15usize, 15usize);
+    let mut to_pos = true;
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        let mut value = || {
+            i += 1;
+            args.get(i)
+                .cloned()
+                .ok_or_else(|| CliError(format!("{a} needs a value")))
+        };
+        match a {
+            "--size" => {
+                let n = num(a, &value()?)?;
+                width = n;
+                height = n;
+            }
+            "--width" => width = num(a, &value()?)?,
+            "--height" => height = num(a, &value()?)?,
+            "--to" => match value()?.as_str() {
+                "pos" => to_pos = true,
+                "offset" => to_pos = false,
+                f => return Err(CliError(format!("--to {f}: use pos or offset"))),
+            },
+            f if f.starts_with("--") => return Err(CliError(format!("unknown option {f:?}"))),
+            f => input = Some(PathBuf::from(f)),
+        }
+        i += 1;
+    }
+    let input = input.ok_or_else(|| CliError("convert-openings needs a FILE".into()))?;
+    Ok(Command::ConvertOpenings {
+        input,
+        width,
+        height,
+        to_pos,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    fn run(s: &str) -> RunOptions {
+        match parse(&args(s)).unwrap() {
+            Command::Run(o) => *o,
+            c => panic!("{c:?}"),
+        }
+    }
+
+    #[test]
+    fn engines_and_defaults() {
+        let o = run("--engine cmd=./pbrain-a arg=-x arg=y dir=/tmp --engine cmd=/b/pbrain-b name=B info=max_depth=4");
+        assert_eq!(o.engines.len(), 2);
+        assert_eq!(o.engines[0].name, "pbrain-a");
+        assert_eq!(o.engines[0].args, vec!["-x", "y"]);
+        assert_eq!(o.engines[0].dir, Some(PathBuf::from("/tmp")));
+        assert_eq!(o.engines[1].name, "B");
+        assert_eq!(o.engines[1].info, vec![("max_depth".into(), "4".into())]);
+        assert_eq!(o.setup.width, 15);
+        assert_eq!(o.setup.kind, GameKind::Gomoku { rule: 0 });
+        assert_eq!(o.format, Format::RoundRobin);
+        assert_eq!(o.time.tolerance_ms, 1000);
+    }
+
+    #[test]
+    fn game_kinds_sizes_and_limits() {
+        let e = "--engine cmd=a --engine cmd=b";
+        let o = run(&format!("{e} --rule 4 --size 20 --timeout-turn 100 --timeout-match 0 --gauntlet --reuse --concurrency 3 --symmetry"));
+        assert_eq!(o.setup.kind, GameKind::Gomoku { rule: 4 });
+        assert_eq!((o.setup.width, o.setup.height), (20, 20));
+        assert_eq!((o.time.turn_ms, o.time.match_ms), (100, 0));
+        assert!(o.reuse && o.random_symmetry);
+        assert_eq!(o.concurrency, 3);
+        assert_eq!(o.format, Format::Gauntlet);
+        let c = run(&format!("{e} --game connect4"));
+        assert_eq!(c.setup.kind, GameKind::Connect4 { k: 4 });
+        assert_eq!((c.setup.width, c.setup.height), (7, 6));
+        let m = run(&format!("{e} --game mnk --width 4 --height 5 --k 4"));
+        assert_eq!(m.setup.kind, GameKind::Mnk { k: 4 });
+        assert_eq!((m.setup.width, m.setup.height), (4, 5));
+    }
+
+    #[test]
+    fn errors_are_reported() {
+        let bad = |s: &str| parse(&args(s)).unwrap_err().0;
+        assert!(bad("--engine cmd=a").contains("two engines"));
+        assert!(bad("--engine arg=x --engine cmd=b").contains("cmd=PATH"));
+        assert!(bad("--engine cmd=a --engine cmd=b --rule 3").contains("--rule 3"));
+        assert!(bad("--engine cmd=a --engine cmd=b --size x").contains("not a valid number"));
+        assert!(bad("--engine cmd=a --engine cmd=b --bogus 1").contains("unknown option"));
+        assert!(bad("--engine cmd=a --engine cmd=b --sprt 5,0,0.05,0.05").contains("--sprt"));
+        assert!(bad("--engine cmd=a --engine cmd=b --timeout-turn").contains("needs a value"));
+        assert!(bad("--engine cmd=a --engine cmd=b --game chess").contains("--game chess"));
+    }
+
+    #[test]
+    fn sprt_and_grid() {
+        let o = run("--engine cmd=a --grid depth=2,4 --grid beam=10,20 --csv out.csv");
+        assert_eq!(o.grid.len(), 2);
+        assert_eq!(o.csv, Some(PathBuf::from("out.csv")));
+        let s = parse_sprt("0,5,0.05,0.1").unwrap();
+        assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.1));
+        assert!(parse_sprt("0,5,0.05").is_err());
+        assert!(parse_sprt("0,5,1.5,0.05").is_err());
+    }
+
+    #[test]
+    fn gen_openings_options() {
+        let Command::GenOpenings {
+            setup,
+            spec,
+            to_pos,
+        } = parse(&args(
+            "gen-openings --size 20 --rule 1 --count 7 --stones 3-4 --max-eval 15 --seed 3",
+        ))
+        .unwrap()
+        else {
+            panic!("not gen-openings")
+        };
+        assert_eq!(setup.kind, GameKind::Gomoku { rule: 1 });
+        assert_eq!((setup.width, setup.height), (20, 20));
+        assert_eq!((spec.count, spec.min_stones, spec.max_stones), (7, 3, 4));
+        assert_eq!((spec.max_eval, spec.seed), (15, 3));
+        assert!(to_pos);
+        assert!(parse(&args("gen-openings --stones 5-3")).is_err());
+        assert!(parse(&args("gen-openings --count")).is_err());
+    }
+
+    #[test]
+    fn convert_and_help() {
+        assert_eq!(parse(&args("--help")).unwrap(), Command::Help);
+        assert_eq!(parse(&[]).unwrap(), Command::Help);
+        assert_eq!(
+            parse(&args("convert-openings x.txt --size 20 --to offset")).unwrap(),
+            Command::ConvertOpenings {
+                input: PathBuf::from("x.txt"),
+                width: 20,
+                height: 20,
+                to_pos: false
+            }
+        );
+    }
+}

@@ -1,0 +1,20 @@
+//! `wuzi-arena`'s library: plays protocol engines against each other like a Gomocup
+//! manager, judged by the crate's own rule implementations.
+//!
+//! Split by concern so each part is testable alone: `engine` (one process and its pipes),
+//! `referee` (one game: protocol, clocks, faults), `tournament` (schedule, workers,
+//! standings, SPRT stop), `stats` (Elo, LOS, SPRT arithmetic), `opening` (opening files and
+//! symmetries), `balance` (generating near-level openings), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli`
+//! (the binary's options) and `app` (the run those options describe). The arena is generic over the referee's [`crate::game::Game`]
+//! type, built by a factory, so it never carries rules of its own.
+
+pub mod app;
+pub mod balance;
+pub mod cli;
+pub mod engine;
+pub mod grid;
+pub mod opening;
+pub mod record;
+pub mod referee;
+pub mod stats;
+pub mod tournament;

@@ -1,0 +1,613 @@
+//! One game between two engine processes, judged by the crate's own rules.
+//!
+//! The referee is any [`Game`] built fresh by the caller's factory, so every rule mode the
+//! engine knows (gomoku under each rule, Connect Four, m,n,k) is judged by exactly the code
+//! the engine plays with, never by a second implementation. The manager side follows the
+//! Gomocup managers: `START`/`RECTSTART` answered by `OK`, the `INFO` limits, `INFO
+//! time_left` before each request, `BEGIN`, `BOARD` (the position so far, fields from the
+//! engine's own view) for an engine's first move and `TURN` afterwards. Any fault (late
+//! reply, crash, illegal move, renju foul, non-protocol output, failed `START`) loses the
+//! game for the engine at fault and is recorded with its reason and a detail line.
+
+use super::engine::{classify, EngineProcess, EngineSpec, Recv, Reply};
+use crate::game::{Color, Game, Move, MoveError, Outcome};
+use std::fmt;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// What the referee and the engines play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameKind {
+    /// Gomoku under an `INFO rule` value: 0 freestyle, 1 exactly five, 4 renju, 8 caro,
+    /// 9 caro with exactly five.
+    Gomoku { rule: u32 },
+    /// Connect Four with `k` in a row to win (`INFO game connect4`, `INFO k` when not 4).
+    Connect4 { k: u32 },
+    /// k in a row on the board (`INFO game mnk`, `INFO k`).
+    Mnk { k: u32 },
+}
+
+/// The game and board every game of a match uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameSetup {
+    pub kind: GameKind,
+    pub width: usize,
+    pub height: usize,
+    /// Adjudicate a draw once this many stones are on the board (GomocupJudge draws renju
+    /// games at 200 stones on 15×15); `None` plays on until the board is full.
+    pub draw_after: Option<usize>,
+}
+
+impl GameSetup {
+    /// `INFO` lines that must precede `START`: the alternate game, so the engine reads the
+    /// board size in the right mode.
+    pub fn pre_start_info(&self) -> Vec<String> {
+        match self.kind {
+            GameKind::Gomoku { .. } => Vec::new(),
+            GameKind::Connect4 { k: 4 } => vec!["INFO game connect4".into()],
+            GameKind::Connect4 { k } => vec!["INFO game connect4".into(), format!("INFO k {k}")],
+            GameKind::Mnk { k } => vec!["INFO game mnk".into(), format!("INFO k {k}")],
+        }
+    }
+
+    /// `START n` on a square board, `RECTSTART w,h` otherwise.
+    pub fn start_command(&self) -> String {
+        if self.width == self.height {
+            format!("START {}", self.width)
+        } else {
+            format!("RECTSTART {},{}", self.width, self.height)
+        }
+    }
+
+    /// The `INFO rule` value: gomoku's own, 0 for the alternate games.
+    pub fn rule(&self) -> u32 {
+        match self.kind {
+            GameKind::Gomoku { rule } => rule,
+            _ => 0,
+        }
+    }
+}
+
+/// A Gomocup-style time control, in milliseconds. Zero limits mean unlimited.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    pub turn_ms: u64,
+    pub match_ms: u64,
+    /// Slack added to every deadline (Piskvork and GomocupJudge use 1000 ms).
+    pub tolerance_ms: u64,
+    /// How long `START` may take to answer `OK`.
+    pub start_ms: u64,
+    /// Between `END` and the kill.
+    pub grace_ms: u64,
+    /// Sent as `INFO max_memory` (bytes; 0 = unlimited). Not measured.
+    pub max_memory: u64,
+}
+
+impl Default for TimeControl {
+    fn default() -> TimeControl {
+        TimeControl {
+            turn_ms: 5_000,
+            match_ms: 120_000,
+            tolerance_ms: 1_000,
+            start_ms: 5_000,
+            grace_ms: 500,
+            max_memory: 367_001_600,
+        }
+    }
+}
+
+/// With no limit at all, a silent engine is still given up on after this long.
+const UNLIMITED_WAIT: Duration = Duration::from_secs(24 * 3600);
+
+impl TimeControl {
+    /// The protocol's "unlimited" `time_left`.
+    const UNLIMITED_LEFT: i64 = 2_147_483_647;
+
+    /// How long an engine may take for a move with `time_left` on its clock, tolerance
+    /// included.
+    pub fn move_budget(&self, time_left: i64) -> Duration {
+        let mut limit: Option<u64> = (self.turn_ms > 0).then_some(self.turn_ms);
+        if self.match_ms > 0 {
+            let left = time_left.max(0) as u64;
+            limit = Some(limit.map_or(left, |t| t.min(left)));
+        }
+        match limit {
+            Some(ms) => Duration::from_millis(ms + self.tolerance_ms),
+            None => UNLIMITED_WAIT,
+        }
+    }
+}
+
+/// Why an engine lost a game it did not lose on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Fault {
+    /// No move before the deadline (late, or stopped answering).
+    Timeout,
+    /// The process exited, closed stdout, or could not be started.
+    Crash,
+    /// A move the rules reject: off the board, occupied, not a landing cell…
+    Illegal,
+    /// Renju: a forbidden move by black.
+    Foul,
+    /// A stdout line that is not the protocol.
+    Garbage,
+    /// `START` not answered with `OK` in time.
+    Start,
+}
+
+impl Fault {
+    pub const ALL: [Fault; 6] = [
+        Fault::Timeout,
+        Fault::Crash,
+        Fault::Illegal,
+        Fault::Foul,
+        Fault::Garbage,
+        Fault::Start,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::Timeout => "timeout",
+            Fault::Crash => "crash",
+            Fault::Illegal => "illegal",
+            Fault::Foul => "foul",
+            Fault::Garbage => "garbage",
+            Fault::Start => "start",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Termination {
+    /// Won on the board (a five, four in a row…).
+    Line,
+    /// The board is full.
+    BoardFull,
+    /// Adjudicated at [`GameSetup::draw_after`] stones.
+    MoveLimit,
+    /// The loser is at fault.
+    Fault(Fault),
+}
+
+impl Termination {
+    pub fn name(self) -> &'static str {
+        match self {
+            Termination::Line => "line",
+            Termination::BoardFull => "board-full",
+            Termination::MoveLimit => "move-limit",
+            Termination::Fault(f) => f.name(),
+        }
+    }
+}
+
+/// A move as played, with the time its engine took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedMove {
+    pub mv: Move,
+    pub ms: u64,
+}
+
+/// Everything about one finished game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameRecord {
+    pub id: usize,
+    /// Engine indices in the tournament.
+    pub black: usize,
+    pub white: usize,
+    pub black_name: String,
+    pub white_name: String,
+    pub setup: GameSetup,
+    pub opening: Vec<Move>,
+    pub moves: Vec<TimedMove>,
+    pub outcome: Outcome,
+    pub termination: Termination,
+    /// A human-readable line on what happened (e.g. the garbage text).
+    pub detail: String,
+}
+
+impl GameRecord {
+    /// The index of the engine that lost, if any.
+    pub fn loser(&self) -> Option<usize> {
+        match self.outcome {
+            Outcome::Win(Color::Black) => Some(self.white),
+            Outcome::Win(Color::White) => Some(self.black),
+            Outcome::Draw => None,
+        }
+    }
+}
+
+/// A game the arena could not set up: the referee rejected the opening.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SetupError {
+    Opening { index: usize, error: MoveError },
+    OpeningEndsGame,
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SetupError::Opening { index, error } => {
+                write!(f, "opening stone {} rejected: {error}", index + 1)
+            }
+            SetupError::OpeningEndsGame => f.write_str("the opening already ends the game"),
+        }
+    }
+}
+
+impl std::error::Error for SetupError {}
+
+/// One side of a game: who plays, and the process if one is already running (reused).
+pub struct Seat<'a> {
+    pub index: usize,
+    pub spec: &'a EngineSpec,
+    pub process: Option<EngineProcess>,
+    /// Where the process's stderr goes when it is started.
+    pub stderr_log: Option<PathBuf>,
+    /// Whether the process is kept for the next game (`START` again) or ended.
+    pub reuse: bool,
+}
+
+/// What went wrong on one request, before it is turned into a loss.
+struct Failure {
+    fault: Fault,
+    detail: String,
+}
+
+impl Failure {
+    fn new(fault: Fault, detail: impl Into<String>) -> Failure {
+        Failure {
+            fault,
+            detail: detail.into(),
+        }
+    }
+}
+
+/// Per-seat state during one game.
+struct Player {
+    time_left: i64,
+    /// How many moves of the game (opening included) this engine has been told or played.
+    synced: usize,
+    started: bool,
+}
+
+/// Plays one game. `seats[0]` plays black, `seats[1]` white; the opening stones alternate
+/// colours from black. After the game each process is kept in its seat if it is reusable
+/// and did not fault, and is otherwise ended.
+pub fn play_game<G: Game>(
+    id: usize,
+    referee: G,
+    setup: &GameSetup,
+    tc: &TimeControl,
+    opening: &[Move],
+    seats: &mut [Seat<'_>; 2],
+) -> Result<GameRecord, SetupError> {
+    let mut board = referee;
+    for (i, &m) in opening.iter().enumerate() {
+        board
+            .try_play(m)
+            .map_err(|error| SetupError::Opening { index: i, error })?;
+        if board.outcome().is_some() {
+            return Err(SetupError::OpeningEndsGame);
+        }
+    }
+    let mut history: Vec<Move> = opening.to_vec();
+    let mut moves = Vec::new();
+    let initial_left = if tc.match_ms > 0 {
+        tc.match_ms as i64
+    } else {
+        TimeControl::UNLIMITED_LEFT
+    };
+    let mut players = [0, 1].map(|_| Player {
+        time_left: initial_left,
+        synced: 0,
+        started: false,
+    });
+
+    let (black, white) = (seats[0].index, seats[1].index);
+    let (black_name, white_name) = (seats[0].spec.name.clone(), seats[1].spec.name.clone());
+    let end = |outcome, termination, detail: String, moves: Vec<TimedMove>| GameRecord {
+        id,
+        black,
+        white,
+        black_name: black_name.clone(),
+        white_name: white_name.clone(),
+        setup: *setup,
+        opening: opening.to_vec(),
+        moves,
+        outcome,
+        termination,
+        detail,
+    };
+
+    let mut faulted = [false, false];
+    let record = loop {
+        let side = board.side_to_move();
+        let s = side.index();
+        let seat = &mut seats[s];
+        if !players[s].started {
+            if let Err(f) = start_engine(seat, setup, tc) {
+                faulted[s] = true;
+                break end(
+                    Outcome::Win(side.opponent()),
+                    Termination::Fault(f.fault),
+                    format!("{}: {}", seat.spec.name, f.detail),
+                    moves,
+                );
+            }
+            players[s].started = true;
+        }
+        let reply = request_move(seat, side, &history, &mut players[s], tc);
+        let (coord, ms) = match reply {
+            Ok(r) => r,
+            Err(f) => {
+                faulted[s] = true;
+                break end(
+                    Outcome::Win(side.opponent()),
+                    Termination::Fault(f.fault),
+                    format!("{}: {}", seat.spec.name, f.detail),
+                    moves,
+                );
+            }
+        };
+        let verdict = judge(&board, coord);
+        let mv = match verdict {
+            Ok(m) => m,
+            Err(f) => {
+                faulted[s] = f.fault != Fault::Foul;
+                break end(
+                    Outcome::Win(side.opponent()),
+                    Termination::Fault(f.fault),
+                    format!("{}: {}", seat.spec.name, f.detail),
+                    moves,
+                );
+            }
+        };
+        board.play(mv);
+        history.push(mv);
+        players[s].synced = history.len();
+        moves.push(TimedMove { mv, ms });
+        match board.outcome() {
+            Some(o @ Outcome::Win(_)) => break end(o, Termination::Line, String::new(), moves),
+            Some(Outcome::Draw) => {
+                break end(Outcome::Draw, Termination::BoardFull, String::new(), moves)
+            }
+            None => {}
+        }
+        if setup.draw_after.is_some_and(|n| history.len() >= n) {
+            break end(Outcome::Draw, Termination::MoveLimit, String::new(), moves);
+        }
+    };
+    for (seat, bad) in seats.iter_mut().zip(faulted) {
+        if let Some(p) = seat.process.take() {
+            if seat.reuse && !bad {
+                seat.process = Some(p);
+            } else {
+                p.quit(Duration::from_millis(tc.grace_ms));
+            }
+        }
+    }
+    Ok(record)
+}
+
+/// Checks a reply against the rules: a cell on the board that the side to move may take,
+/// and not a renju foul.
+fn judge<G: Game>(board: &G, (x, y): (i64, i64)) -> Result<Move, Failure> {
+    let on_board =
+        (0..board.width() as i64).contains(&x) && (0..board.height() as i64).contains(&y);
+    if !on_board {
+        return Err(Failure::new(
+            Fault::Illegal,
+            format!("{x},{y}: {}", MoveError::OffBoard),
+        ));
+    }
+    let m = Move::new(x as u8, y as u8);
+    board
+        .check_move(m)
+        .map_err(|e| Failure::new(Fault::Illegal, format!("{m}: {e}")))?;
+    if board.is_forbidden(m) {
+        return Err(Failure::new(
+            Fault::Foul,
+            format!("{m}: forbidden for black"),
+        ));
+    }
+    Ok(m)
+}
+
+/// Starts (or restarts) the seat's engine: `START` answered by `OK`, then the `INFO` lines.
+fn start_engine(seat: &mut Seat<'_>, setup: &GameSetup, tc: &TimeControl) -> Result<(), Failure> {
+    if let Some(p) = seat.process.as_mut() {
+        if !p.is_alive() {
+            seat.process = None;
+        }
+    }
+    if seat.process.is_none() {
+        let p = EngineProcess::spawn(seat.spec, seat.stderr_log.as_deref())
+            .map_err(|e| Failure::new(Fault::Crash, format!("cannot start: {e}")))?;
+        seat.process = Some(p);
+    }
+    let Some(p) = seat.process.as_mut() else {
+        return Err(Failure::new(Fault::Crash, "no process"));
+    };
+    let gone = |e: std::io::Error| Failure::new(Fault::Crash, format!("stdin closed: {e}"));
+    for l in setup.pre_start_info() {
+        p.send(&l).map_err(gone)?;
+    }
+    p.send(&setup.start_command()).map_err(gone)?;
+    let deadline = Instant::now() + Duration::from_millis(tc.start_ms);
+    loop {
+        match p.recv(deadline) {
+            Recv::Line(l) => match classify(&l) {
+                Reply::Message(_) => continue,
+                Reply::Protocol(t) if t.is_empty() => continue,
+                Reply::Protocol(t) if t == "OK" => break,
+                _ => {
+                    return Err(Failure::new(
+                        Fault::Start,
+                        format!("answered START with {l:?}"),
+                    ))
+                }
+            },
+            Recv::Closed => return Err(Failure::new(Fault::Crash, "exited during START")),
+            Recv::Timeout => {
+                return Err(Failure::new(
+                    Fault::Start,
+                    format!("no OK to START within {} ms", tc.start_ms),
+                ))
+            }
+        }
+    }
+    let mut info = vec![
+        format!("INFO timeout_turn {}", tc.turn_ms),
+        format!("INFO timeout_match {}", tc.match_ms),
+        format!("INFO max_memory {}", tc.max_memory),
+        "INFO game_type 1".to_string(),
+        format!("INFO rule {}", setup.rule()),
+    ];
+    info.extend(seat.spec.info.iter().map(|(k, v)| format!("INFO {k} {v}")));
+    for l in info {
+        p.send(&l).map_err(gone)?;
+    }
+    Ok(())
+}
+
+/// Sends `INFO time_left` and the move request, and waits for the engine's `X,Y`.
+/// Returns the raw coordinates and the milliseconds taken; charges the clock.
+fn request_move(
+    seat: &mut Seat<'_>,
+    side: Color,
+    history: &[Move],
+    player: &mut Player,
+    tc: &TimeControl,
+) -> Result<((i64, i64), u64), Failure> {
+    let Some(p) = seat.process.as_mut() else {
+        return Err(Failure::new(Fault::Crash, "no process"));
+    };
+    let gone = |e: std::io::Error| Failure::new(Fault::Crash, format!("stdin closed: {e}"));
+    let mut lines = vec![format!("INFO time_left {}", player.time_left)];
+    lines.extend(request_lines(side, history, player.synced));
+    for l in &lines {
+        p.send(l).map_err(gone)?;
+    }
+    let budget = tc.move_budget(player.time_left);
+    let sent = Instant::now();
+    let deadline = sent + budget;
+    loop {
+        match p.recv(deadline) {
+            Recv::Line(l) => match classify(&l) {
+                Reply::Coord(x, y) => {
+                    let ms = sent.elapsed().as_millis() as u64;
+                    if tc.match_ms > 0 {
+                        player.time_left -= ms as i64;
+                    }
+                    return Ok(((x, y), ms));
+                }
+                Reply::Message(_) | Reply::Protocol(_) => continue,
+                Reply::Garbage(g) => {
+                    return Err(Failure::new(Fault::Garbage, format!("not protocol: {g:?}")))
+                }
+            },
+            Recv::Closed => return Err(Failure::new(Fault::Crash, "exited while thinking")),
+            Recv::Timeout => {
+                return Err(Failure::new(
+                    Fault::Timeout,
+                    format!("no move within {} ms", budget.as_millis()),
+                ))
+            }
+        }
+    }
+}
+
+/// The request for a move: `BEGIN` on an empty board, `BOARD` with every stone for an
+/// engine that has not seen the position, `TURN` with the opponent's last move otherwise.
+pub fn request_lines(side: Color, history: &[Move], synced: usize) -> Vec<String> {
+    if synced > 0 && synced + 1 == history.len() {
+        if let Some(last) = history.last() {
+            return vec![format!("TURN {last}")];
+        }
+    }
+    if history.is_empty() {
+        return vec!["BEGIN".to_string()];
+    }
+    let mut v = vec!["BOARD".to_string()];
+    for (i, m) in history.iter().enumerate() {
+        let colour = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let field = if colour == side { 1 } else { 2 };
+        v.push(format!("{},{},{field}", m.x, m.y));
+    }
+    v.push("DONE".to_string());
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn requests_begin_board_and_turn() {
+        assert_eq!(request_lines(Color::Black, &[], 0), vec!["BEGIN"]);
+        let h = [Move::new(7, 7), Move::new(8, 8), Move::new(9, 9)];
+        assert_eq!(
+            request_lines(Color::White, &h, 0),
+            vec!["BOARD", "7,7,2", "8,8,1", "9,9,2", "DONE"]
+        );
+        assert_eq!(request_lines(Color::White, &h, 2), vec!["TURN 9,9"]);
+        // a desynchronised engine gets the whole position again
+        assert_eq!(request_lines(Color::White, &h, 1).len(), 5);
+    }
+
+    #[test]
+    fn budget_is_the_tighter_limit_plus_tolerance() {
+        let tc = TimeControl {
+            turn_ms: 1000,
+            match_ms: 10_000,
+            tolerance_ms: 200,
+            ..TimeControl::default()
+        };
+        assert_eq!(tc.move_budget(10_000), Duration::from_millis(1200));
+        assert_eq!(tc.move_budget(300), Duration::from_millis(500));
+        assert_eq!(tc.move_budget(-50), Duration::from_millis(200));
+        let none = TimeControl {
+            turn_ms: 0,
+            match_ms: 0,
+            ..tc
+        };
+        assert_eq!(none.move_budget(0), UNLIMITED_WAIT);
+    }
+
+    #[test]
+    fn setup_commands() {
+        let g = GameSetup {
+            kind: GameKind::Gomoku { rule: 4 },
+            width: 15,
+            height: 15,
+            draw_after: None,
+        };
+        assert_eq!(g.start_command(), "START 15");
+        assert!(g.pre_start_info().is_empty());
+        assert_eq!(g.rule(), 4);
+        let c = GameSetup {
+            kind: GameKind::Connect4 { k: 4 },
+            width: 7,
+            height: 6,
+            draw_after: None,
+        };
+        assert_eq!(c.start_command(), "RECTSTART 7,6");
+        assert_eq!(c.pre_start_info(), vec!["INFO game connect4"]);
+        let m = GameSetup {
+            kind: GameKind::Mnk { k: 4 },
+            ..c
+        };
+        assert_eq!(m.pre_start_info(), vec!["INFO game mnk", "INFO k 4"]);
+    }
+}

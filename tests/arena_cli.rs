@@ -1,0 +1,141 @@
+//! The `wuzi-arena` binary end to end: fake engines refereed by the crate's gomoku board,
+//! the table on stdout, records on disk, typed errors as a non-zero exit.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn fake() -> String {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/fake-engines/pbrain-fake.sh")
+        .display()
+        .to_string()
+}
+
+fn arena(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn binary_runs_a_match_and_prints_the_table() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = fake();
+    let (e1, e2) = (format!("cmd={f}"), format!("cmd={f}"));
+    let out = dir.display().to_string();
+    let o = arena(&[
+        "--engine",
+        &e1,
+        "arg=normal",
+        "name=good",
+        "--engine",
+        &e2,
+        "arg=garbage",
+        "name=bad",
+        "--size",
+        "9",
+        "--rule",
+        "4",
+        "--rounds",
+        "2",
+        "--concurrency",
+        "2",
+        "--timeout-turn",
+        "300",
+        "--tolerance",
+        "200",
+        "--start-timeout",
+        "500",
+        "--grace",
+        "100",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("good vs bad"), "{table}");
+    assert!(table.contains("bad: garbage 4"), "{table}");
+    let progress = String::from_utf8_lossy(&o.stderr);
+    assert!(progress.contains("games 4/4"), "{progress}");
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert_eq!(jsonl.lines().count(), 4);
+    assert!(dir.join("games/00004.sgf").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// What row-major play (the normal fake engine) does on the real renju board: the number of
+/// moves until the game ends and whether it ends on a foul.
+fn row_major_renju(size: usize) -> (usize, bool) {
+    use wuzi::game::{AnyGame, Game, GameKind, GomokuRule, Move};
+    let mut g = AnyGame::new(GameKind::Gomoku(GomokuRule::Renju), size, size).unwrap();
+    let mut n = 0;
+    loop {
+        let m = (0..size * size)
+            .map(|i| Move::new((i % size) as u8, (i / size) as u8))
+            .find(|&m| g.stone_at(m).is_none())
+            .unwrap();
+        if g.is_forbidden(m) {
+            return (n, true);
+        }
+        g.play(m);
+        n += 1;
+        if g.outcome().is_some() {
+            return (n, false);
+        }
+    }
+}
+
+#[test]
+fn renju_fouls_are_judged_by_the_real_board() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-renju-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = fake();
+    let (e1, e2) = (format!("cmd={f}"), format!("cmd={f}"));
+    let out = dir.display().to_string();
+    let o = arena(&[
+        "--engine",
+        &e1,
+        "arg=normal",
+        "name=a",
+        "--engine",
+        &e2,
+        "arg=normal",
+        "name=b",
+        "--size",
+        "15",
+        "--rule",
+        "4",
+        "--timeout-turn",
+        "300",
+        "--tolerance",
+        "500",
+        "--quiet",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let (moves, foul) = row_major_renju(15);
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    for line in jsonl.lines() {
+        let expect = if foul {
+            "\"termination\":\"foul\""
+        } else {
+            "\"termination\":\"line\""
+        };
+        assert!(line.contains(expect), "{line}");
+        assert_eq!(line.matches("],[").count() + 1, moves.max(1), "{line}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_options_fail_with_a_message() {
+    let o = arena(&["--engine", "cmd=x", "--rule", "3"]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--rule 3"));
+    let o = arena(&["--help"]);
+    assert!(o.status.success());
+    assert!(String::from_utf8_lossy(&o.stdout).contains("usage:"));
+}
