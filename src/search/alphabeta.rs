@@ -51,6 +51,15 @@ pub struct Params {
     pub leaf_vcf_depth: u32,
     /// Node budget of one leaf VCF.
     pub leaf_vcf_nodes: u64,
+    /// Late-move reductions: moves from this index on (in ordering) at depth ≥ `lmr_depth`
+    /// are searched one ply shallower first, unless they are tactical.
+    pub lmr_from: usize,
+    pub lmr_depth: i32,
+    /// Moves from this index on are reduced two plies.
+    pub lmr_far: usize,
+    /// Ordering scores at or above this mark a tactical move (a three or a block of one, a
+    /// killer, the table move) that is never reduced.
+    pub lmr_tactical: i32,
 }
 
 impl Default for Params {
@@ -68,6 +77,10 @@ impl Default for Params {
             root_vct_time_permille: 250,
             leaf_vcf_depth: 12,
             leaf_vcf_nodes: 150,
+            lmr_from: 3,
+            lmr_depth: 3,
+            lmr_far: 10,
+            lmr_tactical: 6_000,
         }
     }
 }
@@ -247,14 +260,21 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let mut best = -INFINITE;
         let mut best_move = None;
         for i in 0..n {
-            let m = self.moves[p][i].mv;
+            let ScoredMove {
+                mv: m,
+                score: order,
+            } = self.moves[p][i];
             self.game.play(m);
             let d = depth - 1 + ext;
             let mut s;
             if i == 0 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
             } else {
-                s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                let r = self.reduction(i, depth, order);
+                s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
                 }
@@ -296,6 +316,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// Plies by which the `i`-th move (ordering score `order`) is searched shallower first.
+    #[inline]
+    fn reduction(&self, i: usize, depth: i32, order: i32) -> i32 {
+        let p = &self.params;
+        if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
+            0
+        } else if i >= p.lmr_far && depth >= p.lmr_depth + 1 {
+            2
+        } else {
+            1
+        }
     }
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
