@@ -324,7 +324,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let p = &self.params;
         if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
             0
-        } else if i >= p.lmr_far && depth >= p.lmr_depth + 1 {
+        } else if i >= p.lmr_far && depth > p.lmr_depth {
             2
         } else {
             1
