@@ -213,9 +213,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return self.game.evaluate();
         }
         let mut depth = depth;
-        if depth <= 0 {
+        let quiescence = depth <= 0;
+        if quiescence {
             if self.game.facing_five() {
-                // Quiescence: a five threat is answered before the position is judged.
+                // Quiescence: a five threat is answered (its blocks only, no extension)
+                // before the position is judged.
                 depth = 1;
             } else {
                 if let Some(w) = self.leaf_vcf() {
@@ -255,7 +257,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return DRAW;
         }
         // A lone candidate is a forced reply: search it without spending depth.
-        let ext = if n == 1 { 1 } else { 0 };
+        let ext = if n == 1 && !quiescence { 1 } else { 0 };
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
