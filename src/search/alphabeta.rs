@@ -251,25 +251,61 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
 
         let p = ply as usize;
-        self.order(p, tt_move, self.params.beam);
-        let n = self.moves[p].len();
-        if n == 0 {
-            return DRAW;
-        }
-        // A lone candidate is a forced reply: search it without spending depth.
-        let ext = if n == 1 && !quiescence { 1 } else { 0 };
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        // Staged: the table move goes first, before the candidates are generated, so that
+        // its cutoff saves the generation. Not where a five must be blocked: there the
+        // candidate count decides the single-reply extension.
+        let staged = tt_move.filter(|&m| {
+            !quiescence
+                && !self.game.facing_five()
+                && self.game.check_move(m).is_ok()
+                && !self.game.is_forbidden(m)
+        });
+        if let Some(m) = staged {
+            self.game.play(m);
+            let s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv);
+            self.game.undo();
+            if self.aborted {
+                return 0;
+            }
+            best = s;
+            best_move = Some(m);
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    self.on_cutoff(p, m, depth);
+                    self.tt.store(
+                        key,
+                        best_move,
+                        to_tt(best, ply),
+                        depth.clamp(0, 255) as u8,
+                        Bound::Lower,
+                    );
+                    return best;
+                }
+            }
+        }
+        self.order(p, tt_move, self.params.beam);
+        let n = self.moves[p].len();
+        if n == 0 {
+            return if best_move.is_some() { best } else { DRAW };
+        }
+        // A lone candidate is a forced reply: search it without spending depth.
+        let ext = if n == 1 && !quiescence { 1 } else { 0 };
         for i in 0..n {
             let ScoredMove {
                 mv: m,
                 score: order,
             } = self.moves[p][i];
+            if Some(m) == staged {
+                continue;
+            }
             self.game.play(m);
             let d = depth - 1 + ext;
             let mut s;
-            if i == 0 {
+            if i == 0 && staged.is_none() {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
             } else {
                 let r = self.reduction(i, depth, order);
@@ -291,13 +327,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        let k = &mut self.killers[p];
-                        if k[0] != Some(m) {
-                            k[1] = k[0];
-                            k[0] = Some(m);
-                        }
-                        let hi = self.hist_index(m);
-                        self.history[hi] += depth * depth;
+                        self.on_cutoff(p, m, depth);
                         break;
                     }
                 }
@@ -318,6 +348,17 @@ impl<'a, G: Tactics> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// Killer and history credit for a move that caused a beta cutoff.
+    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32) {
+        let k = &mut self.killers[p];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let hi = self.hist_index(m);
+        self.history[hi] += depth * depth;
     }
 
     /// Plies by which the `i`-th move (ordering score `order`) is searched shallower first.
