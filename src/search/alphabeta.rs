@@ -60,6 +60,11 @@ pub struct Params {
     /// Ordering scores at or above this mark a tactical move (a three or a block of one, a
     /// killer, the table move) that is never reduced.
     pub lmr_tactical: i32,
+    /// Safety check after the search: root moves (best first) after which the opponent
+    /// has a VCT within this node budget are replaced by the next one; 0 turns it off.
+    pub safety_vct_nodes: u64,
+    /// Root moves the safety check tries at most.
+    pub safety_moves: usize,
 }
 
 impl Default for Params {
@@ -81,6 +86,8 @@ impl Default for Params {
             lmr_depth: 3,
             lmr_far: 10,
             lmr_tactical: 6_000,
+            safety_vct_nodes: 20_000,
+            safety_moves: 6,
         }
     }
 }
@@ -106,6 +113,10 @@ struct Worker<'a, G: Tactics> {
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
     solver: Solver,
+    /// Root moves of the last finished iteration, best score first.
+    root_order: Vec<Move>,
+    /// Root moves with their scores in the iteration under way.
+    root_scores: Vec<(i32, Move)>,
 }
 
 impl<'a, G: Tactics> Worker<'a, G> {
@@ -137,6 +148,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
             width,
             next_check: CLOCK_INTERVAL,
             solver: Solver::new(1 << 14),
+            root_order: Vec::new(),
+            root_scores: Vec::new(),
         }
     }
 
@@ -397,6 +410,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.order(0, tt_move, self.params.root_beam);
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
+        self.root_scores.clear();
         for i in 0..n {
             let m = self.moves[0][i].mv;
             self.game.play(m);
@@ -416,6 +430,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, m));
             }
+            self.root_scores.push((s, m));
             if s > alpha {
                 alpha = s;
                 if s >= beta {
@@ -531,6 +546,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 nodes: self.nodes,
                 pv,
             });
+            if !self.aborted {
+                let mut scored = self.root_scores.clone();
+                scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+                self.root_order = scored.into_iter().map(|(_, m)| m).collect();
+            }
             if self.aborted || s >= score::mate_in(depth) || s <= -WIN_MIN {
                 // A proven result does not change with more depth.
                 break;
@@ -605,9 +625,9 @@ pub fn search<G: Tactics>(
         let mut w = Worker::new(game.clone(), tt, limits, stop, &done, true, params);
         let r = w.iterate(1, report, start);
         done.set();
-        (r, w.nodes)
+        (r, std::mem::take(&mut w.root_order))
     };
-    let (result, _nodes) = match pool {
+    let (result, root_order) = match pool {
         Some(pool) if threads > 1 => pool.in_place_scope(|s| {
             for i in 1..threads {
                 let done = &done;
@@ -621,7 +641,57 @@ pub fn search<G: Tactics>(
         }),
         _ => run_main(report),
     };
+    let result = result.map(|r| safety_check(game, r, &root_order, limits, stop, &params));
     result.or_else(|| fallback(game))
+}
+
+/// Replaces a best move after which the opponent has a VCT by the next root move that
+/// leaves it none (trying at most `params.safety_moves`, while time lasts). A proven win or
+/// loss is kept: the main search already knows the answer there.
+fn safety_check<G: Tactics>(
+    game: &G,
+    r: SearchResult,
+    root_order: &[Move],
+    limits: &Limits,
+    stop: &Stop,
+    params: &Params,
+) -> SearchResult {
+    if params.safety_vct_nodes == 0 || params.root_vct_depth == 0 || is_decisive(r.score) {
+        return r;
+    }
+    let mut g = game.clone();
+    let mut solver = Solver::new(1 << 16);
+    let tl = ThreatLimits {
+        max_nodes: params.safety_vct_nodes,
+        deadline: limits.maximum,
+        stop: Some(stop.clone()),
+    };
+    let order = std::iter::once(r.best).chain(root_order.iter().copied().filter(|&m| m != r.best));
+    for m in order.take(params.safety_moves) {
+        if stop.is_set() || limits.past_maximum() {
+            break;
+        }
+        g.play(m);
+        let lost = g.find_vct(
+            &mut solver,
+            params.root_vct_depth,
+            params.vct_vcf_depth,
+            &tl,
+        );
+        g.undo();
+        // Not found (a bound ran out included): not proven lost, so playable.
+        if lost.is_none() {
+            if m == r.best {
+                return r;
+            }
+            return SearchResult {
+                best: m,
+                pv: vec![m],
+                ..r
+            };
+        }
+    }
+    r
 }
 
 /// The threat searches run once before the main search: a VCF, then a VCT on a share of the
@@ -680,4 +750,82 @@ fn fallback<G: Game>(game: &G) -> Option<SearchResult> {
         nodes: 0,
         pv: vec![best],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Board, Freestyle};
+    use crate::game::Color;
+
+    /// Black has an open three. White's far-away move loses to the straight four, so the
+    /// safety check replaces it by the next root move, a block.
+    #[test]
+    fn safety_check_replaces_a_move_that_allows_a_vct() {
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for (x, y) in [(5, 7), (6, 7), (7, 7)] {
+            rows[y][x] = 'X';
+        }
+        for (x, y) in [(1, 1), (13, 13), (1, 13)] {
+            rows[y][x] = 'O';
+        }
+        let pic: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        let b = Board::<Freestyle>::from_ascii(&pic, Color::White).unwrap();
+        let far = Move::new(0, 14);
+        let block = Move::new(8, 7);
+        let r = SearchResult {
+            best: far,
+            score: 10,
+            depth: 3,
+            nodes: 1,
+            pv: vec![far],
+        };
+        let params = Params::default();
+        let limits = Limits::depth(3);
+        let stop = Stop::new();
+        let kept = safety_check(&b, r.clone(), &[far, block], &limits, &stop, &params);
+        assert_eq!(kept.best, block);
+        // Switched off, the move stands.
+        let off = Params {
+            safety_vct_nodes: 0,
+            ..params
+        };
+        let kept = safety_check(&b, r, &[far, block], &limits, &stop, &off);
+        assert_eq!(kept.best, far);
+    }
+
+    #[test]
+    fn search_finds_a_double_three_win_and_reports_a_mate_score() {
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for (x, y) in [(6, 7), (7, 7), (8, 5), (8, 6)] {
+            rows[y][x] = 'X';
+        }
+        for (x, y) in [(1, 1), (13, 13), (1, 13)] {
+            rows[y][x] = 'O';
+        }
+        let pic: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        let b = Board::<Freestyle>::from_ascii(&pic, Color::Black).unwrap();
+        let tt = TranspositionTable::new();
+        let mut seen = Vec::new();
+        let mut report = |it: &Iteration| seen.push(it.clone());
+        let r = search(
+            &b,
+            &tt,
+            &Limits::depth(4),
+            &Stop::new(),
+            Params::default(),
+            None,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!(r.best, Move::new(8, 7));
+        assert!(r.score >= WIN_MIN);
+        assert_eq!(seen.last().map(|it| it.pv[0]), Some(Move::new(8, 7)));
+    }
 }
