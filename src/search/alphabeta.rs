@@ -45,7 +45,7 @@ pub struct Params {
     pub vct_vcf_depth: u32,
     /// Node budget of the root VCT.
     pub root_vct_nodes: u64,
-    /// Share of the soft time target the root VCT may use, per mille.
+    /// Share of the soft time target the root VCF and VCT may use, per mille.
     pub root_vct_time_permille: u32,
     /// Fours a leaf VCF may chain; 0 turns leaf VCFs off.
     pub leaf_vcf_depth: u32,
@@ -694,8 +694,8 @@ fn safety_check<G: Tactics>(
     r
 }
 
-/// The threat searches run once before the main search: a VCF, then a VCT on a share of the
-/// soft time target. A proven win is played at once; the answer is the win and the threat
+/// The threat searches run once before the main search: a VCF, then a VCT, together on a
+/// share of the soft time target. A proven win is played at once; the answer is the win and the threat
 /// nodes spent.
 fn root_threats<G: Tactics>(
     game: &G,
@@ -706,9 +706,16 @@ fn root_threats<G: Tactics>(
     let mut g = game.clone();
     let mut solver = Solver::new(1 << 18);
     let legal = |g: &G, w: ThreatWin| g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv);
+    // Both threat searches get a share of the soft target, never past the hard one.
+    let mut deadline = limits.maximum;
+    if let (Some(start), Some(opt)) = (limits.start, limits.optimum) {
+        let share = opt.saturating_duration_since(start) * params.root_vct_time_permille / 1000;
+        let t = start + share;
+        deadline = Some(limits.maximum.map_or(t, |m| m.min(t)));
+    }
     let mut tl = ThreatLimits {
         max_nodes: params.root_vcf_nodes,
-        deadline: limits.maximum,
+        deadline,
         stop: Some(stop.clone()),
     };
     if let Some(w) = g.find_vcf(&mut solver, params.root_vcf_depth, &tl) {
@@ -720,11 +727,6 @@ fn root_threats<G: Tactics>(
         return None;
     }
     tl.max_nodes = params.root_vct_nodes;
-    if let (Some(start), Some(opt)) = (limits.start, limits.optimum) {
-        let share = opt.saturating_duration_since(start) * params.root_vct_time_permille / 1000;
-        let t = start + share;
-        tl.deadline = Some(limits.maximum.map_or(t, |m| m.min(t)));
-    }
     let w = g.find_vct(
         &mut solver,
         params.root_vct_depth,
