@@ -600,14 +600,18 @@ pub fn search<G: Tactics>(
         return None;
     }
     let start = limits.start.unwrap_or_else(Instant::now);
-    if let Some((w, nodes)) = root_threats(game, limits, stop, &params) {
+    if let Some((w, nodes, line)) = root_threats(game, limits, stop, &params) {
         let it = Iteration {
             depth: 1,
             seldepth: w.plies,
             score: mate_in(w.plies),
             nodes,
             elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: vec![w.mv],
+            pv: if line.first() == Some(&w.mv) {
+                line
+            } else {
+                vec![w.mv]
+            },
         };
         report(&it);
         return Some(SearchResult {
@@ -695,14 +699,14 @@ fn safety_check<G: Tactics>(
 }
 
 /// The threat searches run once before the main search: a VCF, then a VCT, together on a
-/// share of the soft time target. A proven win is played at once; the answer is the win and the threat
-/// nodes spent.
+/// share of the soft time target. A proven win is played at once; the answer is the win, the threat
+/// nodes spent and the line (the whole VCF; the first move of a VCT).
 fn root_threats<G: Tactics>(
     game: &G,
     limits: &Limits,
     stop: &Stop,
     params: &Params,
-) -> Option<(ThreatWin, u64)> {
+) -> Option<(ThreatWin, u64, Vec<Move>)> {
     let mut g = game.clone();
     let mut solver = Solver::new(1 << 18);
     let legal = |g: &G, w: ThreatWin| g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv);
@@ -720,7 +724,7 @@ fn root_threats<G: Tactics>(
     };
     if let Some(w) = g.find_vcf(&mut solver, params.root_vcf_depth, &tl) {
         if legal(&g, w) {
-            return Some((w, solver.total_nodes));
+            return Some((w, solver.total_nodes, solver.vcf_line()));
         }
     }
     if params.root_vct_depth == 0 {
@@ -733,7 +737,7 @@ fn root_threats<G: Tactics>(
         params.vct_vcf_depth,
         &tl,
     )?;
-    legal(&g, w).then_some((w, solver.total_nodes))
+    legal(&g, w).then_some((w, solver.total_nodes, vec![w.mv]))
 }
 
 /// A move when the search had no time for even one iteration: the best-ordered candidate.

@@ -64,6 +64,9 @@ pub struct Solver {
     /// Move-list buffers by recursion level, reused to avoid allocating per node.
     lists: Vec<Vec<(Move, Code)>>,
     fives: Vec<Vec<Move>>,
+    /// The winning line of the last successful VCF, last move first (built on the way
+    /// back up from the five).
+    line: Vec<Move>,
     /// Total nodes over the solver's life (for reports and the bench).
     pub total_nodes: u64,
 }
@@ -89,6 +92,7 @@ impl Solver {
             aborted: false,
             lists: Vec::new(),
             fives: Vec::new(),
+            line: Vec::new(),
             total_nodes: 0,
         }
     }
@@ -97,6 +101,12 @@ impl Solver {
     pub fn clear(&mut self) {
         self.keys.iter_mut().for_each(|k| *k = 0);
         self.depths.iter_mut().for_each(|d| *d = 0);
+    }
+
+    /// The moves of the last VCF that [`Solver::vcf`] found, attacker's first move first,
+    /// down to the five (or to the four the defender cannot stop).
+    pub fn vcf_line(&self) -> Vec<Move> {
+        self.line.iter().rev().copied().collect()
     }
 
     /// Nodes of the last search.
@@ -203,6 +213,8 @@ impl Solver {
         let me = b.side_to_move();
         let opp = me.opponent();
         if let Some(m) = first_five(b, me) {
+            self.line.clear();
+            self.line.push(m);
             return Some(ThreatWin { mv: m, plies: 1 });
         }
         if depth == 0 || !b.has_code_at_least(me, Code::Four) {
@@ -251,12 +263,18 @@ impl Solver {
     ) -> Option<ThreatWin> {
         let opp = me.opponent();
         if matches!(code, Code::OpenFour | Code::DoubleFour) && b.code_count(opp, Code::Five) == 0 {
+            self.line.clear();
+            self.line.push(m);
             return Some(ThreatWin { mv: m, plies: 3 });
         }
         b.play(m);
         let mut result = None;
         match b.outcome() {
-            Some(Outcome::Win(c)) if c == me => result = Some(ThreatWin { mv: m, plies: 1 }),
+            Some(Outcome::Win(c)) if c == me => {
+                self.line.clear();
+                self.line.push(m);
+                result = Some(ThreatWin { mv: m, plies: 1 });
+            }
             Some(_) => {}
             None if b.code_count(opp, Code::Five) > 0 => {}
             None => {
@@ -268,11 +286,15 @@ impl Solver {
                         && opp == Color::Black
                         && b.is_forbidden_black(blocks[0]))
                 {
+                    self.line.clear();
+                    self.line.push(m);
                     result = Some(ThreatWin { mv: m, plies: 3 });
                 } else if let Some(&blk) = blocks.first() {
                     b.play(blk);
                     if b.outcome().is_none() {
                         if let Some(w) = next(self, b, level + 1) {
+                            self.line.push(blk);
+                            self.line.push(m);
                             result = Some(ThreatWin {
                                 mv: m,
                                 plies: w.plies + 2,
@@ -581,6 +603,7 @@ mod tests {
         let mut s = Solver::new(1024);
         let w = s.vcf(&mut b, 10, &ThreatLimits::nodes(100_000));
         assert!(w.is_some(), "{w:?}");
+        assert_eq!(s.vcf_line().first().copied(), w.map(|w| w.mv));
         assert_eq!(b.key(), before);
         b.check_invariants().unwrap();
     }
@@ -619,6 +642,40 @@ mod tests {
         // The same picture under freestyle rules is no win: black just blocks.
         let mut f = board::<Freestyle>(pic, Color::White);
         assert_eq!(s.vcf(&mut f, 4, &ThreatLimits::nodes(10_000)), None);
+    }
+
+    #[test]
+    fn vcf_line_is_a_playable_forcing_sequence() {
+        // Three fours: (8,4) forces (7,5), then (8,7) is a double four.
+        let pic = "
+            ............O..
+            ...........X...
+            ..........X....
+            ........OX.....
+            ...............
+            ........X......
+            ........X......
+            ...OXXX........
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............";
+        let mut b = board::<Freestyle>(pic, Color::Black);
+        let mut s = Solver::new(1024);
+        let w = s.vcf(&mut b, 10, &ThreatLimits::nodes(100_000)).unwrap();
+        let line = s.vcf_line();
+        assert_eq!(line.len() as u32, w.plies - 2);
+        assert_eq!(line[0], w.mv);
+        for &m in &line {
+            b.check_move(m).unwrap();
+            b.play(m);
+        }
+        // The attacker moved last and now has two five points.
+        assert_eq!(b.side_to_move(), Color::White);
+        assert!(b.code_count(Color::Black, Code::Five) >= 2);
     }
 
     #[test]
