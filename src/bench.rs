@@ -8,6 +8,7 @@
 
 use crate::game::{AnyGame, Game, GameKind, GomokuRule, Move};
 use crate::search::alphabeta::{self, Params};
+use crate::search::threats::{Solver, ThreatLimits};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stop};
 use std::io::Write;
@@ -87,7 +88,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
             tt.clear();
             let limits = Limits::depth(depth);
             let mut sink = |_: &crate::search::Iteration| {};
-            let r = alphabeta::search(&g, &tt, &limits, &stop, params, None, &mut sink);
+            let r = crate::with_gomoku!(&g, b => alphabeta::search(b, &tt, &limits, &stop, params, None, &mut sink), _ => None);
             let (best, nodes, score) = match r {
                 Some(r) => (r.best.to_string(), r.nodes, r.score),
                 None => ("-".into(), 0, 0),
@@ -111,5 +112,45 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
     writeln!(out, "Total time (ms) : {ms}")?;
     writeln!(out, "Nodes searched  : {total}")?;
     writeln!(out, "Nodes/second    : {}", total * 1000 / ms)?;
+    extra_rates(out)?;
     Ok(total)
+}
+
+/// Operations of each side measurement.
+const MAKE_UNDO_OPS: u64 = 2_000_000;
+const THREAT_NODES: u64 = 200_000;
+
+/// Rates that are not part of the signature: make/undo with every incremental update, and
+/// the threat solver (a VCT of the side to move on each freestyle 15x15 bench position).
+fn extra_rates(out: &mut dyn Write) -> std::io::Result<()> {
+    use crate::game::gomoku::{bench_make_undo, Freestyle};
+    let t = Instant::now();
+    if let Ok((ops, _)) = bench_make_undo::<Freestyle>(15, MAKE_UNDO_OPS) {
+        let ms = t.elapsed().as_millis().max(1) as u64;
+        writeln!(
+            out,
+            "Make+undo/second: {} (15x15, {ops} ops)",
+            ops * 1000 / ms
+        )?;
+    }
+    let mut solver = Solver::new(1 << 16);
+    let t = Instant::now();
+    let mut nodes = 0;
+    for opening in OPENINGS {
+        let Some(g) = position(GomokuRule::Freestyle, 15, opening) else {
+            continue;
+        };
+        if let AnyGame::Freestyle(b) = g {
+            let mut b = b;
+            solver.vct(&mut b, 8, 12, &ThreatLimits::nodes(THREAT_NODES));
+            nodes += solver.nodes();
+        }
+    }
+    let ms = t.elapsed().as_millis().max(1) as u64;
+    writeln!(
+        out,
+        "Threat nodes/s  : {} ({nodes} VCT nodes)",
+        nodes * 1000 / ms
+    )?;
+    Ok(())
 }

@@ -13,6 +13,7 @@
 //! flag when time is up or when it finishes, and its own result is the one played.
 
 use super::score::{self, is_decisive, mate_in, mated_in, DRAW, INFINITE, WIN_MIN};
+use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::{Game, Move, Outcome, ScoredMove};
@@ -34,6 +35,36 @@ pub struct Params {
     pub aspiration: i32,
     /// Deepest nominal depth iterative deepening goes to.
     pub max_depth: u32,
+    /// Fours a root VCF may chain.
+    pub root_vcf_depth: u32,
+    /// Node budget of the root VCF.
+    pub root_vcf_nodes: u64,
+    /// Threats (fours and threes) a root VCT may chain; 0 turns the root VCT off.
+    pub root_vct_depth: u32,
+    /// Fours each VCT attacker node's VCF may chain.
+    pub vct_vcf_depth: u32,
+    /// Node budget of the root VCT.
+    pub root_vct_nodes: u64,
+    /// Share of the soft time target the root VCF and VCT may use, per mille.
+    pub root_vct_time_permille: u32,
+    /// Fours a leaf VCF may chain; 0 turns leaf VCFs off.
+    pub leaf_vcf_depth: u32,
+    /// Node budget of one leaf VCF.
+    pub leaf_vcf_nodes: u64,
+    /// Late-move reductions: moves from this index on (in ordering) at depth ≥ `lmr_depth`
+    /// are searched one ply shallower first, unless they are tactical.
+    pub lmr_from: usize,
+    pub lmr_depth: i32,
+    /// Moves from this index on are reduced two plies.
+    pub lmr_far: usize,
+    /// Ordering scores at or above this mark a tactical move (a three or a block of one, a
+    /// killer, the table move) that is never reduced.
+    pub lmr_tactical: i32,
+    /// Safety check after the search: root moves (best first) after which the opponent
+    /// has a VCT within this node budget are replaced by the next one; 0 turns it off.
+    pub safety_vct_nodes: u64,
+    /// Root moves the safety check tries at most.
+    pub safety_moves: usize,
 }
 
 impl Default for Params {
@@ -43,12 +74,26 @@ impl Default for Params {
             root_beam: 64,
             aspiration: 60,
             max_depth: 64,
+            root_vcf_depth: 40,
+            root_vcf_nodes: 200_000,
+            root_vct_depth: 8,
+            vct_vcf_depth: 12,
+            root_vct_nodes: 150_000,
+            root_vct_time_permille: 250,
+            leaf_vcf_depth: 12,
+            leaf_vcf_nodes: 150,
+            lmr_from: 3,
+            lmr_depth: 3,
+            lmr_far: 10,
+            lmr_tactical: 6_000,
+            safety_vct_nodes: 20_000,
+            safety_moves: 6,
         }
     }
 }
 
 /// Per-thread search state.
-struct Worker<'a, G: Game> {
+struct Worker<'a, G: Tactics> {
     game: G,
     tt: &'a TranspositionTable,
     limits: &'a Limits,
@@ -65,9 +110,16 @@ struct Worker<'a, G: Game> {
     history: Vec<i32>,
     moves: Vec<Vec<ScoredMove>>,
     width: usize,
+    /// Node count at which the main thread reads the clock next.
+    next_check: u64,
+    solver: Solver,
+    /// Root moves of the last finished iteration, best score first.
+    root_order: Vec<Move>,
+    /// Root moves with their scores in the iteration under way.
+    root_scores: Vec<(i32, Move)>,
 }
 
-impl<'a, G: Game> Worker<'a, G> {
+impl<'a, G: Tactics> Worker<'a, G> {
     fn new(
         game: G,
         tt: &'a TranspositionTable,
@@ -94,6 +146,10 @@ impl<'a, G: Game> Worker<'a, G> {
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
             width,
+            next_check: CLOCK_INTERVAL,
+            solver: Solver::new(1 << 14),
+            root_order: Vec::new(),
+            root_scores: Vec::new(),
         }
     }
 
@@ -107,7 +163,10 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.aborted {
             return true;
         }
-        let clock_due = self.main && self.nodes.is_multiple_of(CLOCK_INTERVAL);
+        let clock_due = self.main && self.nodes >= self.next_check;
+        if clock_due {
+            self.next_check = self.nodes + CLOCK_INTERVAL;
+        }
         self.aborted = self.stop.is_set()
             || self.done.is_set()
             || (clock_due
@@ -163,8 +222,22 @@ impl<'a, G: Game> Worker<'a, G> {
         if self.check_abort() {
             return 0;
         }
-        if depth <= 0 || ply as usize >= MAX_PLY {
+        if ply as usize >= MAX_PLY {
             return self.game.evaluate();
+        }
+        let mut depth = depth;
+        let quiescence = depth <= 0;
+        if quiescence {
+            if self.game.facing_five() {
+                // Quiescence: a five threat is answered (its blocks only, no extension)
+                // before the position is judged.
+                depth = 1;
+            } else {
+                if let Some(w) = self.leaf_vcf() {
+                    return mate_in(ply + w.plies);
+                }
+                return self.game.evaluate();
+            }
         }
         // Mate-distance pruning: no line from here beats a win already found nearer the root.
         alpha = alpha.max(mated_in(ply));
@@ -191,25 +264,68 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         let p = ply as usize;
-        self.order(p, tt_move, self.params.beam);
-        let n = self.moves[p].len();
-        if n == 0 {
-            return DRAW;
-        }
-        // A lone candidate is a forced reply: search it without spending depth.
-        let ext = if n == 1 { 1 } else { 0 };
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
+        // Staged: the table move goes first, before the candidates are generated, so that
+        // its cutoff saves the generation. Not where a five must be blocked: there the
+        // candidate count decides the single-reply extension.
+        let staged = tt_move.filter(|&m| {
+            !quiescence
+                && !self.game.facing_five()
+                && self.game.check_move(m).is_ok()
+                && !self.game.is_forbidden(m)
+        });
+        if let Some(m) = staged {
+            self.game.play(m);
+            let s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv);
+            self.game.undo();
+            if self.aborted {
+                return 0;
+            }
+            best = s;
+            best_move = Some(m);
+            if s > alpha {
+                alpha = s;
+                if s >= beta {
+                    self.on_cutoff(p, m, depth);
+                    self.tt.store(
+                        key,
+                        best_move,
+                        to_tt(best, ply),
+                        depth.clamp(0, 255) as u8,
+                        Bound::Lower,
+                    );
+                    return best;
+                }
+            }
+        }
+        self.order(p, tt_move, self.params.beam);
+        let n = self.moves[p].len();
+        if n == 0 {
+            return if best_move.is_some() { best } else { DRAW };
+        }
+        // A lone candidate is a forced reply: search it without spending depth.
+        let ext = if n == 1 && !quiescence { 1 } else { 0 };
         for i in 0..n {
-            let m = self.moves[p][i].mv;
+            let ScoredMove {
+                mv: m,
+                score: order,
+            } = self.moves[p][i];
+            if Some(m) == staged {
+                continue;
+            }
             self.game.play(m);
             let d = depth - 1 + ext;
             let mut s;
-            if i == 0 {
+            if i == 0 && staged.is_none() {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
             } else {
-                s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                let r = self.reduction(i, depth, order);
+                s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
                 }
@@ -224,13 +340,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        let k = &mut self.killers[p];
-                        if k[0] != Some(m) {
-                            k[1] = k[0];
-                            k[0] = Some(m);
-                        }
-                        let hi = self.hist_index(m);
-                        self.history[hi] += depth * depth;
+                        self.on_cutoff(p, m, depth);
                         break;
                     }
                 }
@@ -253,6 +363,43 @@ impl<'a, G: Game> Worker<'a, G> {
         best
     }
 
+    /// Killer and history credit for a move that caused a beta cutoff.
+    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32) {
+        let k = &mut self.killers[p];
+        if k[0] != Some(m) {
+            k[1] = k[0];
+            k[0] = Some(m);
+        }
+        let hi = self.hist_index(m);
+        self.history[hi] += depth * depth;
+    }
+
+    /// Plies by which the `i`-th move (ordering score `order`) is searched shallower first.
+    #[inline]
+    fn reduction(&self, i: usize, depth: i32, order: i32) -> i32 {
+        let p = &self.params;
+        if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
+            0
+        } else if i >= p.lmr_far && depth > p.lmr_depth {
+            2
+        } else {
+            1
+        }
+    }
+
+    /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
+    fn leaf_vcf(&mut self) -> Option<ThreatWin> {
+        if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
+            return None;
+        }
+        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
+        let r = self
+            .game
+            .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
+        self.nodes += self.solver.nodes();
+        r
+    }
+
     /// Searches the root to `depth` inside the window; returns the score and best move, or
     /// `None` when aborted before any root move finished.
     fn root(&mut self, depth: i32, alpha0: i32, beta: i32) -> Option<(i32, Move)> {
@@ -265,6 +412,7 @@ impl<'a, G: Game> Worker<'a, G> {
         self.moves[0].retain(|s| !limits.exclude.contains(&s.mv));
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
+        self.root_scores.clear();
         for i in 0..n {
             let m = self.moves[0][i].mv;
             // Inside the tree a renju black left with fouls only plays one and loses; at the
@@ -289,6 +437,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if best.is_none_or(|(b, _)| s > b) {
                 best = Some((s, m));
             }
+            self.root_scores.push((s, m));
             if s > alpha {
                 alpha = s;
                 if s >= beta {
@@ -404,6 +553,11 @@ impl<'a, G: Game> Worker<'a, G> {
                 nodes: self.nodes,
                 pv,
             });
+            if !self.aborted {
+                let mut scored = self.root_scores.clone();
+                scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
+                self.root_order = scored.into_iter().map(|(_, m)| m).collect();
+            }
             if self.aborted || s >= score::mate_in(depth) || s <= -WIN_MIN {
                 // A proven result does not change with more depth.
                 break;
@@ -440,7 +594,7 @@ fn from_tt(s: i32, ply: u32) -> i32 {
 /// Searches `game` within `limits` and returns the move to play, or `None` when the
 /// position has no move (game over or no candidate). Uses `limits.threads` threads
 /// (Lazy SMP on the given rayon pool, or the calling thread alone when there is no pool).
-pub fn search<G: Game>(
+pub fn search<G: Tactics>(
     game: &G,
     tt: &TranspositionTable,
     limits: &Limits,
@@ -453,6 +607,28 @@ pub fn search<G: Game>(
         return None;
     }
     let start = limits.start.unwrap_or_else(Instant::now);
+    if let Some((w, nodes, line)) = root_threats(game, limits, stop, &params) {
+        let it = Iteration {
+            depth: 1,
+            seldepth: w.plies,
+            score: mate_in(w.plies),
+            nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: if line.first() == Some(&w.mv) {
+                line
+            } else {
+                vec![w.mv]
+            },
+        };
+        report(&it);
+        return Some(SearchResult {
+            best: w.mv,
+            score: it.score,
+            depth: 1,
+            nodes,
+            pv: it.pv,
+        });
+    }
     tt.new_search();
     let done = Stop::new();
     let threads = limits.threads.max(1);
@@ -460,9 +636,9 @@ pub fn search<G: Game>(
         let mut w = Worker::new(game.clone(), tt, limits, stop, &done, true, params);
         let r = w.iterate(1, report, start);
         done.set();
-        (r, w.nodes)
+        (r, std::mem::take(&mut w.root_order))
     };
-    let (result, _nodes) = match pool {
+    let (result, root_order) = match pool {
         Some(pool) if threads > 1 => pool.in_place_scope(|s| {
             for i in 1..threads {
                 let done = &done;
@@ -476,7 +652,105 @@ pub fn search<G: Game>(
         }),
         _ => run_main(report),
     };
+    let result = result.map(|r| safety_check(game, r, &root_order, limits, stop, &params));
     result.or_else(|| fallback(game, &limits.exclude))
+}
+
+/// Replaces a best move after which the opponent has a VCT by the next root move that
+/// leaves it none (trying at most `params.safety_moves`, while time lasts). A proven win or
+/// loss is kept: the main search already knows the answer there.
+fn safety_check<G: Tactics>(
+    game: &G,
+    r: SearchResult,
+    root_order: &[Move],
+    limits: &Limits,
+    stop: &Stop,
+    params: &Params,
+) -> SearchResult {
+    if params.safety_vct_nodes == 0 || params.root_vct_depth == 0 || is_decisive(r.score) {
+        return r;
+    }
+    let mut g = game.clone();
+    let mut solver = Solver::new(1 << 16);
+    let tl = ThreatLimits {
+        max_nodes: params.safety_vct_nodes,
+        deadline: limits.maximum,
+        stop: Some(stop.clone()),
+    };
+    let order = std::iter::once(r.best).chain(root_order.iter().copied().filter(|&m| m != r.best));
+    for m in order
+        .filter(|m| !limits.exclude.contains(m))
+        .take(params.safety_moves)
+    {
+        if stop.is_set() || limits.past_maximum() {
+            break;
+        }
+        g.play(m);
+        let lost = g.find_vct(
+            &mut solver,
+            params.root_vct_depth,
+            params.vct_vcf_depth,
+            &tl,
+        );
+        g.undo();
+        // Not found (a bound ran out included): not proven lost, so playable.
+        if lost.is_none() {
+            if m == r.best {
+                return r;
+            }
+            return SearchResult {
+                best: m,
+                pv: vec![m],
+                ..r
+            };
+        }
+    }
+    r
+}
+
+/// The threat searches run once before the main search: a VCF, then a VCT, together on a
+/// share of the soft time target. A proven win is played at once; the answer is the win, the threat
+/// nodes spent and the line (the whole VCF; the first move of a VCT).
+fn root_threats<G: Tactics>(
+    game: &G,
+    limits: &Limits,
+    stop: &Stop,
+    params: &Params,
+) -> Option<(ThreatWin, u64, Vec<Move>)> {
+    let mut g = game.clone();
+    let mut solver = Solver::new(1 << 18);
+    // Root moves the engine was told not to play (`YXBLOCK`, n-best exclusions) are no wins.
+    let legal = |g: &G, w: ThreatWin| {
+        g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv) && !limits.exclude.contains(&w.mv)
+    };
+    // Both threat searches get a share of the soft target, never past the hard one.
+    let mut deadline = limits.maximum;
+    if let (Some(start), Some(opt)) = (limits.start, limits.optimum) {
+        let share = opt.saturating_duration_since(start) * params.root_vct_time_permille / 1000;
+        let t = start + share;
+        deadline = Some(limits.maximum.map_or(t, |m| m.min(t)));
+    }
+    let mut tl = ThreatLimits {
+        max_nodes: params.root_vcf_nodes,
+        deadline,
+        stop: Some(stop.clone()),
+    };
+    if let Some(w) = g.find_vcf(&mut solver, params.root_vcf_depth, &tl) {
+        if legal(&g, w) {
+            return Some((w, solver.total_nodes, solver.vcf_line()));
+        }
+    }
+    if params.root_vct_depth == 0 {
+        return None;
+    }
+    tl.max_nodes = params.root_vct_nodes;
+    let w = g.find_vct(
+        &mut solver,
+        params.root_vct_depth,
+        params.vct_vcf_depth,
+        &tl,
+    )?;
+    legal(&g, w).then_some((w, solver.total_nodes, vec![w.mv]))
 }
 
 /// A move when the search had no time for even one iteration (or every root candidate is
@@ -503,4 +777,82 @@ fn fallback<G: Game>(game: &G, exclude: &[Move]) -> Option<SearchResult> {
         nodes: 0,
         pv: vec![best],
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Board, Freestyle};
+    use crate::game::Color;
+
+    /// Black has an open three. White's far-away move loses to the straight four, so the
+    /// safety check replaces it by the next root move, a block.
+    #[test]
+    fn safety_check_replaces_a_move_that_allows_a_vct() {
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for (x, y) in [(5, 7), (6, 7), (7, 7)] {
+            rows[y][x] = 'X';
+        }
+        for (x, y) in [(1, 1), (13, 13), (1, 13)] {
+            rows[y][x] = 'O';
+        }
+        let pic: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        let b = Board::<Freestyle>::from_ascii(&pic, Color::White).unwrap();
+        let far = Move::new(0, 14);
+        let block = Move::new(8, 7);
+        let r = SearchResult {
+            best: far,
+            score: 10,
+            depth: 3,
+            nodes: 1,
+            pv: vec![far],
+        };
+        let params = Params::default();
+        let limits = Limits::depth(3);
+        let stop = Stop::new();
+        let kept = safety_check(&b, r.clone(), &[far, block], &limits, &stop, &params);
+        assert_eq!(kept.best, block);
+        // Switched off, the move stands.
+        let off = Params {
+            safety_vct_nodes: 0,
+            ..params
+        };
+        let kept = safety_check(&b, r, &[far, block], &limits, &stop, &off);
+        assert_eq!(kept.best, far);
+    }
+
+    #[test]
+    fn search_finds_a_double_three_win_and_reports_a_mate_score() {
+        let mut rows = vec![vec!['.'; 15]; 15];
+        for (x, y) in [(6, 7), (7, 7), (8, 5), (8, 6)] {
+            rows[y][x] = 'X';
+        }
+        for (x, y) in [(1, 1), (13, 13), (1, 13)] {
+            rows[y][x] = 'O';
+        }
+        let pic: String = rows
+            .iter()
+            .map(|r| r.iter().collect::<String>() + "\n")
+            .collect();
+        let b = Board::<Freestyle>::from_ascii(&pic, Color::Black).unwrap();
+        let tt = TranspositionTable::new();
+        let mut seen = Vec::new();
+        let mut report = |it: &Iteration| seen.push(it.clone());
+        let r = search(
+            &b,
+            &tt,
+            &Limits::depth(4),
+            &Stop::new(),
+            Params::default(),
+            None,
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!(r.best, Move::new(8, 7));
+        assert!(r.score >= WIN_MIN);
+        assert_eq!(seen.last().map(|it| it.pv[0]), Some(Move::new(8, 7)));
+    }
 }

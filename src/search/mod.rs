@@ -7,6 +7,7 @@
 
 pub mod alphabeta;
 pub mod score;
+pub mod threats;
 pub mod time;
 pub mod tt;
 

@@ -19,7 +19,7 @@
 
 use super::board::{stone_bits, Board, DIRS};
 use super::params;
-use super::pattern::{Code, Pattern, HALF};
+use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, ScoredMove};
 use crate::search::score;
@@ -48,7 +48,7 @@ impl<R: Rule> Board<R> {
             drop_fouls(out, &mut scratch);
         } else if self.code_count(opp, Code::OpenFour) + self.code_count(opp, Code::DoubleFour) > 0
         {
-            self.defend_three(out, &mut scratch);
+            self.defend_three(out);
             drop_fouls(out, &mut scratch);
         }
         if out.is_empty() {
@@ -112,19 +112,21 @@ impl<R: Rule> Board<R> {
     }
 
     /// Case 3: the opponent threatens an open four. Cells that stop every such threat, plus
-    /// our fours.
-    fn defend_three(&self, out: &mut Vec<ScoredMove>, scratch: &mut Option<Board<R>>) {
+    /// our fours. Whether a cell stops the threats is worked out from the line keys alone
+    /// (see [`Board::stops_all`]), without playing it: this runs at every node that faces
+    /// a three, so it must not cost a make/undo per tried cell.
+    fn defend_three(&self, out: &mut Vec<ScoredMove>) {
         let me = self.side_to_move();
         let opp = me.opponent();
-        let threat =
-            |b: &Board<R>| b.code_count(opp, Code::OpenFour) + b.code_count(opp, Code::DoubleFour);
-        // Cells on the threat lines: the threat points and everything within reach of them.
+        // The threat points, and the cells on their threat lines.
+        let mut threats: Vec<(usize, usize)> = Vec::new();
         let mut tried = vec![false; self.width() * self.height()];
         let mut tries: Vec<(usize, usize)> = Vec::new();
         self.for_each_empty(|b, x, y| {
             if !b.code_xy(x, y, opp).is_double_five_threat() {
                 return;
             }
+            threats.push((x, y));
             let pats = b.cells[b.idx(x, y)].pat[opp.index()];
             for (d, &(dx, dy)) in DIRS.iter().enumerate() {
                 if pats[d] < Pattern::Four {
@@ -144,18 +146,14 @@ impl<R: Rule> Board<R> {
                 }
             }
         });
-        let work = scratch.get_or_insert_with(|| self.clone());
-        let bits = stone_bits(me);
-        let mut stops: Vec<(usize, usize)> = Vec::new();
-        for &(x, y) in &tries {
-            work.put(x, y, bits);
-            if threat(work) == 0 {
-                stops.push((x, y));
-            }
-            work.take(x, y, bits);
-        }
+        let stops: Vec<(usize, usize)> = tries
+            .iter()
+            .copied()
+            .filter(|&q| self.stops_all(q, &threats, me))
+            .collect();
         let keep = if stops.is_empty() { &tries } else { &stops };
-        let mut chosen = vec![false; self.width() * self.height()];
+        let mut chosen = tried;
+        chosen.iter_mut().for_each(|c| *c = false);
         for &(x, y) in keep {
             chosen[self.idx(x, y)] = true;
         }
@@ -165,6 +163,42 @@ impl<R: Rule> Board<R> {
             }
         });
         self.push_cells_with(out, |b, x, y| chosen[b.idx(x, y)]);
+    }
+
+    /// Whether a stone of `me` on the empty cell `q` leaves the opponent none of its
+    /// open-four / double-four points in `threats`. A stone changes a cell's pattern only on
+    /// the one line they share, so each threat point's patterns are recomputed from its line
+    /// keys with `q` filled in; a stone of ours never gives the opponent a new threat point.
+    fn stops_all(&self, q: (usize, usize), threats: &[(usize, usize)], me: Color) -> bool {
+        let opp = me.opponent();
+        let table = table(if opp == Color::Black {
+            R::BLACK
+        } else {
+            R::WHITE
+        });
+        let bits = stone_bits(me);
+        for &(tx, ty) in threats {
+            if (tx, ty) == q {
+                continue;
+            }
+            let cell = &self.cells[self.idx(tx, ty)];
+            let mut pats = cell.pat[opp.index()];
+            let (ddx, ddy) = (q.0 as i32 - tx as i32, q.1 as i32 - ty as i32);
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                // q = t + o * (dx, dy) for some o in ±1..=±HALF?
+                let o = if dx != 0 { ddx / dx } else { ddy / dy };
+                if o == 0 || o.abs() > HALF || o * dx != ddx || o * dy != ddy {
+                    continue;
+                }
+                let key = cell.key[d] ^ (bits << (2 * slot(o)));
+                pats[d] = table.get(key, opp);
+            }
+            let renju_black = R::RENJU && opp == Color::Black;
+            if combine(&pats, renju_black).is_double_five_threat() {
+                return false;
+            }
+        }
+        true
     }
 
     /// Ordering score of `m` for the side `me` (see `params::ATTACK`, `params::DEFEND`).
@@ -192,5 +226,129 @@ impl<R: Rule> Board<R> {
             v -= params::LOSS_NEXT;
         }
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
+    }
+}
+
+/// Cheap threat queries for the threat-space search (`crate::search::threats`): they read
+/// the per-cell codes directly and allocate nothing beyond the caller's buffer.
+impl<R: Rule> Board<R> {
+    /// Appends every empty cell where `c` gets a code of at least `min`, with that code.
+    /// `Code::Forbidden` sorts below everything, so renju black's certain fouls never show.
+    pub fn threat_cells(&self, c: Color, min: Code, out: &mut Vec<(Move, Code)>) {
+        let any = Code::ALL[min as usize..]
+            .iter()
+            .any(|&k| self.code_count(c, k) > 0);
+        if !any {
+            return;
+        }
+        let col = c.index();
+        self.for_each_empty(|b, x, y| {
+            let code = b.cells[b.idx(x, y)].code[col];
+            if code >= min {
+                out.push((Move::new(x as u8, y as u8), code));
+            }
+        });
+    }
+
+    /// Whether `c` has any cell whose code is at least `min` (O(1) from the counters).
+    #[inline]
+    pub fn has_code_at_least(&self, c: Color, min: Code) -> bool {
+        Code::ALL[min as usize..]
+            .iter()
+            .any(|&k| self.code_count(c, k) > 0)
+    }
+
+    /// Appends the empty cells where `c` makes five that lie on a line through `m` within
+    /// four steps: after `c` plays a four at `m`, exactly the points it threatens.
+    pub fn five_points_around(&self, m: Move, c: Color, out: &mut Vec<Move>) {
+        let col = c.index();
+        for &(dx, dy) in DIRS.iter() {
+            for o in (-4i32..0).chain(1..=4) {
+                let (x, y) = (m.x as i32 + o * dx, m.y as i32 + o * dy);
+                if !self.on_board(x, y) || !self.is_empty_xy(x as usize, y as usize) {
+                    continue;
+                }
+                let (x, y) = (x as usize, y as usize);
+                if self.cells[self.idx(x, y)].code[col] == Code::Five {
+                    let p = Move::new(x as u8, y as u8);
+                    if !out.contains(&p) {
+                        out.push(p);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends every empty cell where `c` makes five (a board scan, skipped when the counter
+    /// says there is none).
+    pub fn five_points(&self, c: Color, out: &mut Vec<Move>) {
+        if self.code_count(c, Code::Five) == 0 {
+            return;
+        }
+        let col = c.index();
+        self.for_each_empty(|b, x, y| {
+            if b.cells[b.idx(x, y)].code[col] == Code::Five {
+                out.push(Move::new(x as u8, y as u8));
+            }
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Freestyle, Renju, Standard};
+
+    /// The key-only stop test agrees with actually playing the cell, over the three-facing
+    /// positions of pseudo-random games.
+    fn stops_match_playing<R: Rule>(seed: u64) -> usize {
+        let mut b = Board::<R>::new(15, 15).unwrap();
+        let mut rng = seed;
+        let mut checked = 0;
+        for _ in 0..60 {
+            if b.outcome().is_some() {
+                break;
+            }
+            let me = b.side_to_move();
+            let opp = me.opponent();
+            let mut threats = Vec::new();
+            b.for_each_empty(|b, x, y| {
+                if b.code_xy(x, y, opp).is_double_five_threat() {
+                    threats.push((x, y));
+                }
+            });
+            if !threats.is_empty() {
+                let mut work = b.clone();
+                b.for_each_empty(|b, x, y| {
+                    let bits = stone_bits(me);
+                    work.put(x, y, bits);
+                    let played = work.code_count(opp, Code::OpenFour)
+                        + work.code_count(opp, Code::DoubleFour)
+                        == 0;
+                    work.take(x, y, bits);
+                    assert_eq!(b.stops_all((x, y), &threats, me), played, "{x},{y}\n{b:?}");
+                    checked += 1;
+                });
+            }
+            let mut list = Vec::new();
+            b.generate(&mut list);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let k = (rng % list.len().min(4) as u64) as usize;
+            b.play(list[k].mv);
+        }
+        checked
+    }
+
+    #[test]
+    fn key_only_stop_test_matches_playing() {
+        let mut n = 0;
+        for seed in 1..12u64 {
+            n += stops_match_playing::<Freestyle>(seed * 0x9E37_79B9);
+            n += stops_match_playing::<Standard>(seed * 0x85EB_CA6B);
+            n += stops_match_playing::<Renju>(seed * 0xC2B2_AE35);
+        }
+        assert!(n > 1000, "only {n} cells checked");
     }
 }
