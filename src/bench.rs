@@ -71,11 +71,16 @@ pub fn position(rule: GomokuRule, size: usize, opening: &[(i8, i8)]) -> Option<A
     Some(g)
 }
 
+fn owned(tt: &mut std::sync::Arc<TranspositionTable>) -> &mut TranspositionTable {
+    std::sync::Arc::get_mut(tt).expect("the bench alone owns its table")
+}
+
 /// Runs the bench at `depth`, writing one line per position and the totals to `out`.
 /// Returns the total node count.
 pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
-    let mut tt = TranspositionTable::new();
-    tt.resize(TT_BYTES);
+    // One thread and no pool: nothing else ever holds the table.
+    let mut tt = std::sync::Arc::new(TranspositionTable::new());
+    owned(&mut tt).resize(TT_BYTES);
     let params = Params::default();
     let stop = Stop::new();
     let mut total = 0u64;
@@ -85,7 +90,7 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
             let Some(g) = position(rule, size, opening) else {
                 continue;
             };
-            tt.clear();
+            owned(&mut tt).clear();
             let limits = Limits::depth(depth);
             let mut sink = |_: &crate::search::Iteration| {};
             let r = crate::with_gomoku!(&g, b => alphabeta::search(b, &tt, &limits, &stop, params, None, &mut sink), _ => None);

@@ -18,6 +18,7 @@ use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
@@ -194,7 +195,8 @@ pub struct Engine {
     /// The kind `game` was created as (settings may have changed since).
     kind: GameKind,
     steps: Vec<Step>,
-    tt: TranspositionTable,
+    /// Shared with Lazy SMP helpers, which may outlive a search by a few microseconds.
+    tt: Arc<TranspositionTable>,
     pool: Option<(usize, rayon::ThreadPool)>,
     /// A limit error waiting to be reported at the next non-INFO command.
     pending_error: Option<EngineError>,
@@ -222,7 +224,7 @@ impl Engine {
             game: None,
             kind: GameKind::default(),
             steps: Vec::new(),
-            tt: TranspositionTable::new(),
+            tt: Arc::new(TranspositionTable::new()),
             pool: None,
             pending_error: None,
             blocked: Vec::new(),
@@ -254,7 +256,7 @@ impl Engine {
         self.kind = kind;
         self.steps.clear();
         self.blocked.clear();
-        self.tt.clear();
+        self.table().clear();
         Ok(())
     }
 
@@ -487,10 +489,22 @@ impl Engine {
         Ok(())
     }
 
+    /// The table for writing: a helper of the last search may still hold it for a moment,
+    /// in which case a fresh table of the same size takes its place (it is about to be
+    /// cleared or resized anyway).
+    fn table(&mut self) -> &mut TranspositionTable {
+        if Arc::get_mut(&mut self.tt).is_none() {
+            let mut fresh = TranspositionTable::new();
+            fresh.resize(self.tt.bytes());
+            self.tt = Arc::new(fresh);
+        }
+        Arc::get_mut(&mut self.tt).expect("a fresh table has one owner")
+    }
+
     fn ensure_resources(&mut self, threads: usize) -> Result<(), EngineError> {
         let bytes = self.settings.tt_bytes()?;
         if self.tt.bytes() as u64 != bytes {
-            self.tt.resize(bytes as usize);
+            self.table().resize(bytes as usize);
         }
         if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
@@ -505,7 +519,7 @@ impl Engine {
 
     /// Clears the transposition table (`YXHASHCLEAR`).
     pub fn clear_hash(&mut self) {
-        self.tt.clear();
+        self.table().clear();
     }
 
     /// Transposition-table fill, per mille.

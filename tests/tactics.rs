@@ -80,8 +80,9 @@ fn params_for(nodes: u64) -> Params {
 }
 
 fn think<R: Rule>(b: &Board<R>, nodes: u64, params: Params) -> SearchResult {
-    let mut tt = TranspositionTable::new();
-    tt.resize(4 << 20);
+    let mut table = TranspositionTable::new();
+    table.resize(4 << 20);
+    let tt = std::sync::Arc::new(table);
     let limits = Limits {
         max_nodes: Some(nodes),
         ..Limits::depth(32)

@@ -17,6 +17,7 @@ use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::{Game, Move, Outcome, ScoredMove};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Deepest ply a search may reach (extensions included).
@@ -596,7 +597,7 @@ fn from_tt(s: i32, ply: u32) -> i32 {
 /// (Lazy SMP on the given rayon pool, or the calling thread alone when there is no pool).
 pub fn search<G: Tactics>(
     game: &G,
-    tt: &TranspositionTable,
+    tt: &Arc<TranspositionTable>,
     limits: &Limits,
     stop: &Stop,
     params: Params,
@@ -638,20 +639,22 @@ pub fn search<G: Tactics>(
         done.set();
         (r, std::mem::take(&mut w.root_order))
     };
-    let (result, root_order) = match pool {
-        Some(pool) if threads > 1 => pool.in_place_scope(|s| {
-            for i in 1..threads {
-                let done = &done;
-                s.spawn(move |_| {
-                    let mut w = Worker::new(game.clone(), tt, limits, stop, done, false, params);
-                    let mut sink = |_: &Iteration| {};
-                    w.iterate(1 + (i as u32 % 2), &mut sink, start);
-                });
-            }
-            run_main(report)
-        }),
-        _ => run_main(report),
-    };
+    if let Some(pool) = pool {
+        // Helpers own what they use, so the main thread never waits for them: on a busy
+        // machine a helper may not run again for a while, and the move must not wait for
+        // it to notice `done`. A helper still unwinding when the next search starts only
+        // shares the table with it.
+        for i in 1..threads {
+            let (game, tt, limits) = (game.clone(), Arc::clone(tt), limits.clone());
+            let (stop, done) = (stop.clone(), done.clone());
+            pool.spawn(move || {
+                let mut w = Worker::new(game, &tt, &limits, &stop, &done, false, params);
+                let mut sink = |_: &Iteration| {};
+                w.iterate(1 + (i as u32 % 2), &mut sink, start);
+            });
+        }
+    }
+    let (result, root_order) = run_main(report);
     let result = result.map(|r| safety_check(game, r, &root_order, limits, stop, &params));
     result.or_else(|| fallback(game, &limits.exclude))
 }
@@ -838,7 +841,7 @@ mod tests {
             .map(|r| r.iter().collect::<String>() + "\n")
             .collect();
         let b = Board::<Freestyle>::from_ascii(&pic, Color::Black).unwrap();
-        let tt = TranspositionTable::new();
+        let tt = Arc::new(TranspositionTable::new());
         let mut seen = Vec::new();
         let mut report = |it: &Iteration| seen.push(it.clone());
         let r = search(
