@@ -12,7 +12,7 @@
 //! table with different subtrees. Only the main thread looks at the clock; it raises a shared
 //! flag when time is up or when it finishes, and its own result is the one played.
 
-use super::score::{self, is_decisive, mate_in, mated_in, DRAW, INFINITE, WIN_MIN};
+use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
@@ -569,26 +569,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             depth += 1;
         }
         result
-    }
-}
-
-fn to_tt(s: i32, ply: u32) -> i32 {
-    if s >= WIN_MIN {
-        s + ply as i32
-    } else if s <= -WIN_MIN {
-        s - ply as i32
-    } else {
-        s
-    }
-}
-
-fn from_tt(s: i32, ply: u32) -> i32 {
-    if s >= WIN_MIN {
-        s - ply as i32
-    } else if s <= -WIN_MIN {
-        s + ply as i32
-    } else {
-        s
     }
 }
 

@@ -27,6 +27,31 @@ pub const fn is_decisive(s: i32) -> bool {
     s >= WIN_MIN || s <= -WIN_MIN
 }
 
+/// A score as a transposition table stores it: mate scores count plies from the root in the
+/// search but from the stored position in the table, so the same entry serves any ply.
+#[inline]
+pub const fn to_tt(s: i32, ply: u32) -> i32 {
+    if s >= WIN_MIN {
+        s + ply as i32
+    } else if s <= -WIN_MIN {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+/// The inverse of [`to_tt`]: a stored score seen from `ply` plies below the root.
+#[inline]
+pub const fn from_tt(s: i32, ply: u32) -> i32 {
+    if s >= WIN_MIN {
+        s - ply as i32
+    } else if s <= -WIN_MIN {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -37,5 +62,13 @@ mod tests {
         assert!(mated_in(2) < mated_in(4));
         assert!(is_decisive(mate_in(10)) && is_decisive(mated_in(10)));
         assert!(!is_decisive(500));
+        for (s, ply) in [(mate_in(7), 3), (mated_in(9), 4), (123, 5)] {
+            assert_eq!(from_tt(to_tt(s, ply), ply), s);
+        }
+        assert_eq!(
+            to_tt(mate_in(7), 3),
+            mate_in(4),
+            "stored relative to the entry"
+        );
     }
 }

@@ -8,7 +8,7 @@
 //! the entry's own position so they stay right when the same position is reached at another
 //! ply. The table lives inside one search and is single-threaded, so entries are plain data.
 
-use crate::search::score::WIN_MIN;
+use crate::search::score::{from_tt, to_tt};
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,29 +148,6 @@ impl Tt {
             self.table[i + 2] = key;
             self.table[i + 3] = data;
         }
-    }
-}
-
-/// Mate scores count plies from the root; in the table they count from the entry.
-#[inline]
-fn to_tt(score: i32, ply: u32) -> i32 {
-    if score >= WIN_MIN {
-        score + ply as i32
-    } else if score <= -WIN_MIN {
-        score - ply as i32
-    } else {
-        score
-    }
-}
-
-#[inline]
-fn from_tt(score: i32, ply: u32) -> i32 {
-    if score >= WIN_MIN {
-        score - ply as i32
-    } else if score <= -WIN_MIN {
-        score + ply as i32
-    } else {
-        score
     }
 }
 
