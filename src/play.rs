@@ -71,11 +71,7 @@ pub fn draw<G: Game>(g: &G, last: Option<Move>) -> String {
         s.push_str(&format!("{:>3} ", y + 1));
         for x in 0..g.width() {
             let m = Move::new(x as u8, y as u8);
-            let c = match g.stone_at(m) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None => '.',
-            };
+            let c = crate::game::stone_char(g.stone_at(m));
             if Some(m) == last {
                 s.pop();
                 s.push('[');

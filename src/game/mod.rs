@@ -38,6 +38,15 @@ impl Color {
     }
 }
 
+/// How boards are drawn for people: `X` black, `O` white, `.` empty (as Piskvork's logs do).
+pub fn stone_char(stone: Option<Color>) -> char {
+    match stone {
+        Some(Color::Black) => 'X',
+        Some(Color::White) => 'O',
+        None => '.',
+    }
+}
+
 /// A cell, as the protocol names it: `x` is the column (0 = left), `y` the row (0 = top).
 /// Connect Four moves are cells too: the landing cell of a column.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -132,11 +132,7 @@ pub fn board_lines<G: Game>(g: &G) -> Vec<String> {
         let mut row = format!("{y:>3}");
         for x in 0..g.width() {
             let m = Move::new(x as u8, y as u8);
-            let c = match g.stone_at(m) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None => '.',
-            };
+            let c = crate::game::stone_char(g.stone_at(m));
             if Some(m) == last {
                 row.push_str(&format!(" [{c}"));
                 row.push(']');

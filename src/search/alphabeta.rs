@@ -768,12 +768,11 @@ mod tests {
     use crate::game::gomoku::{Board, Freestyle};
     use crate::game::Color;
 
-    /// Black has an open three. White's far-away move loses to the straight four, so the
-    /// safety check replaces it by the next root move, a block.
-    #[test]
-    fn safety_check_replaces_a_move_that_allows_a_vct() {
+    /// A 15×15 freestyle board with black stones on `black`, white's three in far corners
+    /// (so the stone counts allow `to_move`), and `to_move` to play.
+    fn freestyle_15(black: &[(usize, usize)], to_move: Color) -> Board<Freestyle> {
         let mut rows = vec![vec!['.'; 15]; 15];
-        for (x, y) in [(5, 7), (6, 7), (7, 7)] {
+        for &(x, y) in black {
             rows[y][x] = 'X';
         }
         for (x, y) in [(1, 1), (13, 13), (1, 13)] {
@@ -783,7 +782,14 @@ mod tests {
             .iter()
             .map(|r| r.iter().collect::<String>() + "\n")
             .collect();
-        let b = Board::<Freestyle>::from_ascii(&pic, Color::White).unwrap();
+        Board::<Freestyle>::from_ascii(&pic, to_move).unwrap()
+    }
+
+    /// Black has an open three. White's far-away move loses to the straight four, so the
+    /// safety check replaces it by the next root move, a block.
+    #[test]
+    fn safety_check_replaces_a_move_that_allows_a_vct() {
+        let b = freestyle_15(&[(5, 7), (6, 7), (7, 7)], Color::White);
         let far = Move::new(0, 14);
         let block = Move::new(8, 7);
         let r = SearchResult {
@@ -809,18 +815,7 @@ mod tests {
 
     #[test]
     fn search_finds_a_double_three_win_and_reports_a_mate_score() {
-        let mut rows = vec![vec!['.'; 15]; 15];
-        for (x, y) in [(6, 7), (7, 7), (8, 5), (8, 6)] {
-            rows[y][x] = 'X';
-        }
-        for (x, y) in [(1, 1), (13, 13), (1, 13)] {
-            rows[y][x] = 'O';
-        }
-        let pic: String = rows
-            .iter()
-            .map(|r| r.iter().collect::<String>() + "\n")
-            .collect();
-        let b = Board::<Freestyle>::from_ascii(&pic, Color::Black).unwrap();
+        let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
         let tt = Arc::new(TranspositionTable::new());
         let mut seen = Vec::new();
         let mut report = |it: &Iteration| seen.push(it.clone());
