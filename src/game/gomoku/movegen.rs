@@ -216,6 +216,26 @@ impl<R: Rule> Board<R> {
 
     /// Static evaluation for the side to move: the difference of the two colours' sums of
     /// per-cell values, a tempo bonus, and a large term when a five is on for one move.
+    /// What having the move is worth in threats when the opponent cannot make a four (the
+    /// caller checked): an open four, four-three or double four of ours cannot be stopped,
+    /// and a double three can be stopped only by a counter open three.
+    fn tempo_threat(&self, me: Color, opp: Color) -> i32 {
+        let unstoppable = [Code::FourThree, Code::DoubleFour, Code::OpenFour]
+            .iter()
+            .any(|&k| self.code_count(me, k) > 0);
+        if unstoppable {
+            params::THREAT_WIN
+        } else if self.code_count(me, Code::DoubleThree) > 0
+            && self.code_count(opp, Code::OpenFour) == 0
+            // Renju black's double three is a foul, not a threat.
+            && !(R::RENJU && me == Color::Black)
+        {
+            params::DOUBLE_THREE_NEXT
+        } else {
+            0
+        }
+    }
+
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
@@ -224,6 +244,9 @@ impl<R: Rule> Board<R> {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {
             v -= params::LOSS_NEXT;
+        } else if self.code_count(opp, Code::Five) == 0 && !self.has_code_at_least(opp, Code::Four)
+        {
+            v += self.tempo_threat(me, opp);
         }
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
     }
