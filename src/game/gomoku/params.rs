@@ -28,9 +28,9 @@ pub const WIN_NEXT: i32 = 20_000;
 /// Eval points when the opponent has two or more five points and the side to move none.
 pub const LOSS_NEXT: i32 = 15_000;
 
-/// Eval points when the side to move can make an open four, a four-three or a double four
-/// and the opponent cannot make a four at all: nothing can interrupt the attack, so this is
-/// a win a few plies on that the pattern sum (symmetric in the two sides) would miss.
+/// Eval points when the side to move has a winning threat the opponent cannot interrupt (an
+/// open four or double four; a four-three when the opponent cannot make a four): a win a few
+/// plies on that the pattern sum (symmetric in the two sides) would miss.
 pub const THREAT_WIN: i32 = 6_000;
 
 /// Eval points when the side to move can make two open threes at once and the opponent can
