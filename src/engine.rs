@@ -546,6 +546,48 @@ impl Engine {
         }
     }
 
+    /// Whether `INFO pondering 1` asks the engine to think on the opponent's time.
+    pub fn pondering(&self) -> bool {
+        self.settings
+            .raw
+            .get("pondering")
+            .is_some_and(|v| v.trim().parse::<i64>().is_ok_and(|n| n != 0))
+    }
+
+    /// Thinks on the opponent's time (`INFO pondering 1`): searches the current position,
+    /// opponent to move, with no deadline of its own (only the `max_depth` / `max_node`
+    /// caps and `stop`), so that the transposition table is warm when the opponent's move
+    /// arrives. Nothing is played and nothing is reported; the position is left exactly as
+    /// it was. Only gomoku pondering is useful: the other modes' movers keep no table
+    /// between moves. Returns the search's result, or `None` when there is nothing to
+    /// ponder (no game, game over, another mode, the random mover, a pending error).
+    pub fn ponder(&mut self, stop: &Stop) -> Option<SearchResult> {
+        if self.pending_error.is_some() || !matches!(self.kind, GameKind::Gomoku(_)) {
+            return None;
+        }
+        if self
+            .settings
+            .raw
+            .get("player")
+            .is_some_and(|p| p == "random")
+        {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        if g.outcome().is_some() {
+            return None;
+        }
+        let limits = Limits {
+            optimum: None,
+            maximum: None,
+            ..self.limits(Instant::now())
+        };
+        self.ensure_resources(limits.threads).ok()?;
+        let g = self.game.as_ref()?;
+        let mut sink = |_: &Iteration| {};
+        self.search_game(g, &limits, stop, &mut sink)
+    }
+
     /// The random mover (`INFO player random`, any game): a uniformly chosen legal move,
     /// never a renju-forbidden one while another exists. A baseline opponent for the arena
     /// and for stress runs; `INFO seed N` makes it repeatable.

@@ -787,6 +787,7 @@ transcripts!(
     debug,
     swap2,
     swap1,
+    pondering,
 );
 
 #[test]
