@@ -13,6 +13,7 @@ use crate::opening::{self, Choice, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
 use crate::search::score;
+use crate::search::threats::{Solver, ThreatLimits, ThreatWin};
 use crate::search::time::{Clock, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
@@ -1055,6 +1056,47 @@ impl Engine {
         let mut sink = |_: usize, _: &Iteration| {};
         self.multi_pv(n, &limits, stop, &mut sink, |_| true)
     }
+    /// The threat solver's own verdict for the side to move (`TRACESEARCH`): a VCF search,
+    /// then a VCT search, on the current position with the budgets the search's root threat
+    /// step uses (`params.root_vcf_*`, `params.root_vct_*`), bounded also by `limits`'
+    /// hard deadline and `stop`. Blocked moves and renju fouls are not filtered: this is
+    /// what the solver itself answers. `Ok(None)` for modes without a threat solver.
+    pub fn threats(&self, limits: &Limits, stop: &Stop) -> Result<Option<Threats>, EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        if g.outcome().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        let p = self.params;
+        let mut tl = ThreatLimits {
+            max_nodes: p.root_vcf_nodes,
+            deadline: limits.maximum,
+            stop: Some(stop.clone()),
+        };
+        let report = crate::with_gomoku!(g, b => {
+            let mut b = b.clone();
+            let mut solver = Solver::new(1 << 18);
+            let vcf = solver.vcf(&mut b, p.root_vcf_depth, &tl);
+            let vcf = ThreatVerdict {
+                line: vcf.map(|w| {
+                    let line = solver.vcf_line();
+                    if line.first() == Some(&w.mv) { line } else { vec![w.mv] }
+                }),
+                win: vcf,
+                nodes: solver.nodes(),
+                budget: tl.max_nodes,
+            };
+            tl.max_nodes = p.root_vct_nodes;
+            let vct = solver.vct(&mut b, p.root_vct_depth, p.vct_vcf_depth, &tl);
+            let vct = ThreatVerdict {
+                line: vct.map(|w| vec![w.mv]),
+                win: vct,
+                nodes: solver.nodes(),
+                budget: tl.max_nodes,
+            };
+            Some(Threats { vcf, vct })
+        }, _ => None);
+        Ok(report)
+    }
 }
 
 /// Most lines `YXSEARCHDEFEND` lists.
@@ -1111,6 +1153,24 @@ impl SwapPlan {
 /// Depth cap of the swap searches: openings are quiet, and several searches share a move's
 /// time.
 const SWAP_DEPTH: u32 = 8;
+
+/// One threat search's answer: the win it proved (first move and plies to the five), its
+/// line (the whole VCF; the first move of a VCT, the solver keeps no VCT line), and the
+/// nodes spent out of the budget (a search that spent it all may have missed a win).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatVerdict {
+    pub win: Option<ThreatWin>,
+    pub line: Option<Vec<Move>>,
+    pub nodes: u64,
+    pub budget: u64,
+}
+
+/// The threat solver's verdicts for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threats {
+    pub vcf: ThreatVerdict,
+    pub vct: ThreatVerdict,
+}
 
 /// What `TRACEBOARD` reports.
 #[derive(Clone, Debug)]
@@ -1244,6 +1304,32 @@ mod tests {
         assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
         e.takeback(mv(8, 8)).unwrap();
         assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
+    }
+
+    #[test]
+    fn threat_verdicts_come_from_the_solver_on_the_current_position() {
+        let mut e = Engine::new();
+        let stop = Stop::new();
+        let limits = crate::search::Limits::depth(1);
+        assert_eq!(e.threats(&limits, &stop), Err(EngineError::NoGame));
+        e.start(15, 15).unwrap();
+        // Black has an open three on row 7: the straight four it makes wins (a VCF).
+        let own: Vec<(Move, Stone)> = (5..8).map(|x| (mv(x, 7), Stone::Own)).collect();
+        let opp = [(mv(0, 0), Stone::Opponent), (mv(14, 14), Stone::Opponent)];
+        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
+        e.set_board(&list).unwrap();
+        let before = e.game().unwrap().key();
+        let t = e
+            .threats(&limits, &stop)
+            .unwrap()
+            .expect("gomoku has a solver");
+        let line = t.vcf.line.expect("an open three is a VCF");
+        assert_eq!(Some(line[0]), t.vcf.win.map(|w| w.mv));
+        assert!(t.vcf.nodes > 0 && t.vct.win.is_some());
+        assert_eq!(e.game().unwrap().key(), before, "the position is untouched");
+        e.set_info("game", "connect4");
+        e.start(7, 6).unwrap();
+        assert_eq!(e.threats(&limits, &stop), Ok(None));
     }
 
     #[test]

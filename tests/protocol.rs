@@ -788,6 +788,7 @@ transcripts!(
     swap2,
     swap1,
     pondering,
+    threats,
 );
 
 #[test]

@@ -366,7 +366,8 @@ enum Job {
     Defend,
     /// `SWAP2BOARD`: the swap answer.
     Swap2(Vec<Move>),
-    /// `TRACESEARCH`: a short analysis as MESSAGEs; no reply line, nothing played.
+    /// `TRACESEARCH`: a short analysis, then the threat solver's VCF and VCT verdicts, as
+    /// MESSAGEs; no reply line, nothing played.
     Analyse,
 }
 
@@ -494,6 +495,8 @@ fn run_job(
             })
         }
         Job::Analyse => {
+            // The threat solver first: node-bounded, so it leaves the search its time.
+            let threats = engine.threats(&limits, stop)?;
             let lines = engine.analyse(ANALYSE_LINES, ANALYSE_DEPTH, limits, stop)?;
             let mut messages: Vec<String> = lines
                 .iter()
@@ -501,6 +504,7 @@ fn run_job(
                 .map(|(i, r)| detail::pv_summary(i, r))
                 .collect();
             messages.push(detail::verdict(lines.first()));
+            messages.extend(detail::threat_lines(threats.as_ref()));
             Ok(Reply {
                 messages,
                 line: None,
