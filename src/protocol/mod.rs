@@ -144,13 +144,12 @@ enum Flow {
 
 /// Commands after which the engine may go on pondering: they neither change the position
 /// nor ask for a search (a position change or a new request ends pondering until the
-/// engine's next move).
+/// engine's next move, and so does `YXSTOP`: a GUI's stop button means stop thinking).
 fn keeps_ponder(cmd: &Command) -> bool {
     matches!(
         cmd,
         Command::Info { .. }
             | Command::About
-            | Command::Stop
             | Command::YxShowForbid
             | Command::YxHashClear
             | Command::YxShowHashUsage
@@ -685,6 +684,7 @@ mod tests {
         }));
         assert!(!keeps_ponder(&Command::Turn(Move::new(1, 1))));
         assert!(!keeps_ponder(&Command::Restart));
+        assert!(!keeps_ponder(&Command::Stop));
         assert!(!keeps_ponder(&Command::TraceSearch));
     }
 }
