@@ -673,6 +673,10 @@ fn swap2_swap_answers_give_the_chooser_black() {
 fn swap2_fault(mode: &str, fault: Fault, detail: &str) {
     let (st, recs) = play(&swap2_config(vec![fake("normal"), fake(mode)]));
     assert_eq!(recs.len(), 2);
+    // Game 1: the bad engine chooses after the good one's three stones, which are recorded;
+    // game 2: its own proposal fails, so no stone was accepted.
+    assert_eq!(recs[0].opening, vec![mv(0, 0), mv(1, 0), mv(2, 0)]);
+    assert!(recs[1].opening.is_empty(), "{:?}", recs[1]);
     for r in &recs {
         assert_eq!(r.termination, Termination::Fault(fault), "{mode}: {r:?}");
         assert_eq!(r.loser(), Some(1), "{mode}: {r:?}");

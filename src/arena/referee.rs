@@ -429,7 +429,7 @@ pub fn play_game<G: Game>(
                         early_end = Some(end(
                             index,
                             &names,
-                            &opening,
+                            &lost.stones,
                             &lost.log,
                             Outcome::Win(loser.opponent()),
                             Termination::Fault(lost.failure.fault),

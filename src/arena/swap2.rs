@@ -130,11 +130,13 @@ pub struct Settled {
     pub log: Vec<String>,
 }
 
-/// A loss during the phase: which seat (0 proposer, 1 chooser), why, and the exchange so far.
+/// A loss during the phase: which seat (0 proposer, 1 chooser), why, and the exchange and
+/// the opening stones accepted so far.
 pub struct Lost {
     pub seat: usize,
     pub failure: Failure,
     pub log: Vec<String>,
+    pub stones: Vec<Move>,
 }
 
 impl fmt::Debug for Lost {
@@ -179,6 +181,7 @@ pub fn negotiate<G: Game>(
             seat,
             failure,
             log: log.clone(),
+            stones: stones.clone(),
         };
         let (answer, ms) = match request(&mut *procs[seat], &stones, &mut players[seat], tc) {
             Ok(a) => a,
@@ -247,6 +250,7 @@ pub fn negotiate<G: Game>(
         seat: 0,
         failure: Failure::new(Fault::Illegal, "swap2: no choice after five stones"),
         log,
+        stones,
     })
 }
 
