@@ -198,6 +198,8 @@ pub struct Engine {
     steps: Vec<Step>,
     /// Shared with Lazy SMP helpers, which may outlive a search by a few microseconds.
     tt: Arc<TranspositionTable>,
+    /// The `tt_bytes()` the table was last sized for (the table rounds it down).
+    tt_sized_for: u64,
     pool: Option<(usize, rayon::ThreadPool)>,
     /// A limit error waiting to be reported at the next non-INFO command.
     pending_error: Option<EngineError>,
@@ -226,6 +228,7 @@ impl Engine {
             kind: GameKind::default(),
             steps: Vec::new(),
             tt: Arc::new(TranspositionTable::new()),
+            tt_sized_for: 0,
             pool: None,
             pending_error: None,
             blocked: Vec::new(),
@@ -507,6 +510,7 @@ impl Engine {
         if self.tt.bytes() as u64 != bytes {
             self.table().resize(bytes as usize);
         }
+        self.tt_sized_for = bytes;
         if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads - 1)
@@ -576,6 +580,11 @@ impl Engine {
         }
         let g = self.game.as_ref()?;
         if g.outcome().is_some() {
+            return None;
+        }
+        // A table resize cannot be interrupted and would delay the line that stops the
+        // ponder: leave it to the next real search.
+        if self.settings.tt_bytes().ok()? != self.tt_sized_for {
             return None;
         }
         let limits = Limits {

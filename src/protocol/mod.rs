@@ -664,6 +664,26 @@ mod tests {
     }
 
     #[test]
+    fn no_ponder_while_the_table_awaits_a_resize() {
+        let mut e = engine_after_own_move();
+        e.set_info("max_depth", "2");
+        assert!(e.ponder(&Stop::new()).is_some());
+        e.set_info("hash_size", "512");
+        assert!(
+            e.ponder(&Stop::new()).is_none(),
+            "the resize is the next search's"
+        );
+        e.think(Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.ponder(&Stop::new()).is_some());
+        // A size the table rounds down (not a power of two) still ponders once it is set.
+        e.set_info("hash_size", "700");
+        e.think(Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.ponder(&Stop::new()).is_some());
+    }
+
+    #[test]
     fn nothing_to_ponder_without_a_live_gomoku_game() {
         let mut e = Engine::new();
         assert!(e.ponder(&Stop::new()).is_none(), "no game");
