@@ -1081,6 +1081,7 @@ impl Engine {
             deadline: limits.maximum,
             stop: Some(stop.clone()),
         };
+        let cut = || stop.is_set() || limits.past_maximum();
         let report = crate::with_gomoku!(g, b => {
             let mut b = b.clone();
             let mut solver = Solver::new(1 << 18);
@@ -1093,6 +1094,7 @@ impl Engine {
                 win: vcf,
                 nodes: solver.nodes(),
                 budget: tl.max_nodes,
+                timed_out: vcf.is_none() && cut(),
             };
             tl.max_nodes = p.root_vct_nodes;
             let vct = solver.vct(&mut b, p.root_vct_depth, p.vct_vcf_depth, &tl);
@@ -1101,6 +1103,7 @@ impl Engine {
                 win: vct,
                 nodes: solver.nodes(),
                 budget: tl.max_nodes,
+                timed_out: vct.is_none() && cut(),
             };
             Some(Threats { vcf, vct })
         }, _ => None);
@@ -1164,14 +1167,16 @@ impl SwapPlan {
 const SWAP_DEPTH: u32 = 8;
 
 /// One threat search's answer: the win it proved (first move and plies to the five), its
-/// line (the whole VCF; the first move of a VCT, the solver keeps no VCT line), and the
-/// nodes spent out of the budget (a search that spent it all may have missed a win).
+/// line (the whole VCF; the first move of a VCT, the solver keeps no VCT line), the nodes
+/// spent out of the budget, and whether the deadline or the stop flag cut it short (a search
+/// that spent its budget or ran out of time may have missed a win).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ThreatVerdict {
     pub win: Option<ThreatWin>,
     pub line: Option<Vec<Move>>,
     pub nodes: u64,
     pub budget: u64,
+    pub timed_out: bool,
 }
 
 /// The threat solver's verdicts for the side to move.

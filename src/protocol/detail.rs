@@ -204,7 +204,7 @@ pub fn verdict(best: Option<&SearchResult>) -> String {
 
 /// One threat search's verdict as a line: `VCF win: x,y x,y … in 7 plies (nodes 123)`,
 /// `VCT win: x,y in 9 plies (nodes 456)` or `VCF none (nodes 789)`, noting when the node
-/// budget ran out (then "none" only means none was found).
+/// budget or the time ran out (then "none" only means none was found).
 pub fn threat_line(kind: &str, v: &ThreatVerdict) -> String {
     match (&v.win, &v.line) {
         (Some(w), Some(line)) => format!(
@@ -220,6 +220,7 @@ pub fn threat_line(kind: &str, v: &ThreatVerdict) -> String {
         (None, _) if v.nodes > v.budget => {
             format!("{kind} none found (nodes {}: budget spent)", v.nodes)
         }
+        (None, _) if v.timed_out => format!("{kind} none found (nodes {}: time ran out)", v.nodes),
         (None, _) => format!("{kind} none (nodes {})", v.nodes),
     }
 }
@@ -339,6 +340,7 @@ mod tests {
             line,
             nodes,
             budget: 100,
+            timed_out: false,
         };
         assert_eq!(
             threat_line("VCF", &v(Some(win), Some(vec![a, b]), 7)),
@@ -355,6 +357,14 @@ mod tests {
         assert_eq!(
             threat_line("VCT", &v(None, None, 101)),
             "VCT none found (nodes 101: budget spent)"
+        );
+        let late = ThreatVerdict {
+            timed_out: true,
+            ..v(None, None, 60)
+        };
+        assert_eq!(
+            threat_line("VCT", &late),
+            "VCT none found (nodes 60: time ran out)"
         );
         let t = Threats {
             vcf: v(None, None, 1),

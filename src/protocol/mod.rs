@@ -22,7 +22,7 @@ pub mod output;
 
 use crate::engine::{self, Engine, EngineError, Stone};
 use crate::game::{Game, Move};
-use crate::search::{Iteration, Stop};
+use crate::search::{Iteration, Limits, Stop};
 use command::{Command, Field, Parser};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
@@ -438,7 +438,7 @@ impl Progress {
 fn run_job(
     engine: &mut Engine,
     job: Job,
-    limits: crate::search::Limits,
+    limits: Limits,
     stop: &Stop,
 ) -> Result<Reply, EngineError> {
     let bits = detail::show_detail_bits(engine.settings.raw.get("show_detail"));
@@ -494,8 +494,15 @@ fn run_job(
             })
         }
         Job::Analyse => {
-            // The threat solver first: node-bounded, so it leaves the search its time.
-            let threats = engine.threats(&limits, stop)?;
+            // The threat solver first, on at most half of the hard time (it is node-bounded
+            // and usually far quicker), so the analysis always keeps the other half.
+            let half = Limits {
+                maximum: limits
+                    .maximum
+                    .map(|t| start + t.saturating_duration_since(start) / 2),
+                ..limits.clone()
+            };
+            let threats = engine.threats(&half, stop)?;
             let lines = engine.analyse(ANALYSE_LINES, ANALYSE_DEPTH, limits, stop)?;
             let mut messages: Vec<String> = lines
                 .iter()
@@ -585,7 +592,6 @@ fn think(
 mod tests {
     use super::*;
     use crate::game::Color;
-    use crate::search::Limits;
     use std::sync::mpsc;
 
     fn engine_after_own_move() -> Engine {
