@@ -13,6 +13,7 @@ use crate::opening::{self, Choice, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
 use crate::search::score;
+use crate::search::threats::{Solver, ThreatLimits, ThreatWin};
 use crate::search::time::{Clock, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
@@ -197,6 +198,8 @@ pub struct Engine {
     steps: Vec<Step>,
     /// Shared with Lazy SMP helpers, which may outlive a search by a few microseconds.
     tt: Arc<TranspositionTable>,
+    /// The `tt_bytes()` the table was last sized for (the table rounds it down).
+    tt_sized_for: u64,
     pool: Option<(usize, rayon::ThreadPool)>,
     /// A limit error waiting to be reported at the next non-INFO command.
     pending_error: Option<EngineError>,
@@ -225,6 +228,7 @@ impl Engine {
             kind: GameKind::default(),
             steps: Vec::new(),
             tt: Arc::new(TranspositionTable::new()),
+            tt_sized_for: 0,
             pool: None,
             pending_error: None,
             blocked: Vec::new(),
@@ -506,6 +510,7 @@ impl Engine {
         if self.tt.bytes() as u64 != bytes {
             self.table().resize(bytes as usize);
         }
+        self.tt_sized_for = bytes;
         if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads - 1)
@@ -544,6 +549,53 @@ impl Engine {
             threads,
             exclude: Vec::new(),
         }
+    }
+
+    /// Whether `INFO pondering 1` asks the engine to think on the opponent's time.
+    pub fn pondering(&self) -> bool {
+        self.settings
+            .raw
+            .get("pondering")
+            .is_some_and(|v| v.trim().parse::<i64>().is_ok_and(|n| n != 0))
+    }
+
+    /// Thinks on the opponent's time (`INFO pondering 1`): searches the current position,
+    /// opponent to move, with no deadline of its own (only the `max_depth` / `max_node`
+    /// caps and `stop`), so that the transposition table is warm when the opponent's move
+    /// arrives. Nothing is played and nothing is reported; the position is left exactly as
+    /// it was. Only gomoku pondering is useful: the other modes' movers keep no table
+    /// between moves. Returns the search's result, or `None` when there is nothing to
+    /// ponder (no game, game over, another mode, the random mover, a pending error).
+    pub fn ponder(&mut self, stop: &Stop) -> Option<SearchResult> {
+        if self.pending_error.is_some() || !matches!(self.kind, GameKind::Gomoku(_)) {
+            return None;
+        }
+        if self
+            .settings
+            .raw
+            .get("player")
+            .is_some_and(|p| p == "random")
+        {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        if g.outcome().is_some() {
+            return None;
+        }
+        // A table resize cannot be interrupted and would delay the line that stops the
+        // ponder: leave it to the next real search.
+        if self.settings.tt_bytes().ok()? != self.tt_sized_for {
+            return None;
+        }
+        let limits = Limits {
+            optimum: None,
+            maximum: None,
+            ..self.limits(Instant::now())
+        };
+        self.ensure_resources(limits.threads).ok()?;
+        let g = self.game.as_ref()?;
+        let mut sink = |_: &Iteration| {};
+        self.search_game(g, &limits, stop, &mut sink)
     }
 
     /// The random mover (`INFO player random`, any game): a uniformly chosen legal move,
@@ -1013,6 +1065,50 @@ impl Engine {
         let mut sink = |_: usize, _: &Iteration| {};
         self.multi_pv(n, &limits, stop, &mut sink, |_| true)
     }
+    /// The threat solver's own verdict for the side to move (`TRACESEARCH`): a VCF search,
+    /// then a VCT search, on the current position with the budgets the search's root threat
+    /// step uses (`params.root_vcf_*`, `params.root_vct_*`), bounded also by `limits`'
+    /// hard deadline and `stop`. Blocked moves and renju fouls are not filtered: this is
+    /// what the solver itself answers. `Ok(None)` for modes without a threat solver.
+    pub fn threats(&self, limits: &Limits, stop: &Stop) -> Result<Option<Threats>, EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        if g.outcome().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        let p = self.params;
+        let mut tl = ThreatLimits {
+            max_nodes: p.root_vcf_nodes,
+            deadline: limits.maximum,
+            stop: Some(stop.clone()),
+        };
+        let cut = || stop.is_set() || limits.past_maximum();
+        let report = crate::with_gomoku!(g, b => {
+            let mut b = b.clone();
+            let mut solver = Solver::new(1 << 18);
+            let vcf = solver.vcf(&mut b, p.root_vcf_depth, &tl);
+            let vcf = ThreatVerdict {
+                line: vcf.map(|w| {
+                    let line = solver.vcf_line();
+                    if line.first() == Some(&w.mv) { line } else { vec![w.mv] }
+                }),
+                win: vcf,
+                nodes: solver.nodes(),
+                budget: tl.max_nodes,
+                timed_out: vcf.is_none() && cut(),
+            };
+            tl.max_nodes = p.root_vct_nodes;
+            let vct = solver.vct(&mut b, p.root_vct_depth, p.vct_vcf_depth, &tl);
+            let vct = ThreatVerdict {
+                line: vct.map(|w| vec![w.mv]),
+                win: vct,
+                nodes: solver.nodes(),
+                budget: tl.max_nodes,
+                timed_out: vct.is_none() && cut(),
+            };
+            Some(Threats { vcf, vct })
+        }, _ => None);
+        Ok(report)
+    }
 }
 
 /// Most lines `YXSEARCHDEFEND` lists.
@@ -1069,6 +1165,26 @@ impl SwapPlan {
 /// Depth cap of the swap searches: openings are quiet, and several searches share a move's
 /// time.
 const SWAP_DEPTH: u32 = 8;
+
+/// One threat search's answer: the win it proved (first move and plies to the five), its
+/// line (the whole VCF; the first move of a VCT, the solver keeps no VCT line), the nodes
+/// spent out of the budget, and whether the deadline or the stop flag cut it short (a search
+/// that spent its budget or ran out of time may have missed a win).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatVerdict {
+    pub win: Option<ThreatWin>,
+    pub line: Option<Vec<Move>>,
+    pub nodes: u64,
+    pub budget: u64,
+    pub timed_out: bool,
+}
+
+/// The threat solver's verdicts for the side to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Threats {
+    pub vcf: ThreatVerdict,
+    pub vct: ThreatVerdict,
+}
 
 /// What `TRACEBOARD` reports.
 #[derive(Clone, Debug)]
@@ -1202,6 +1318,32 @@ mod tests {
         assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
         e.takeback(mv(8, 8)).unwrap();
         assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
+    }
+
+    #[test]
+    fn threat_verdicts_come_from_the_solver_on_the_current_position() {
+        let mut e = Engine::new();
+        let stop = Stop::new();
+        let limits = crate::search::Limits::depth(1);
+        assert_eq!(e.threats(&limits, &stop), Err(EngineError::NoGame));
+        e.start(15, 15).unwrap();
+        // Black has an open three on row 7: the straight four it makes wins (a VCF).
+        let own: Vec<(Move, Stone)> = (5..8).map(|x| (mv(x, 7), Stone::Own)).collect();
+        let opp = [(mv(0, 0), Stone::Opponent), (mv(14, 14), Stone::Opponent)];
+        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
+        e.set_board(&list).unwrap();
+        let before = e.game().unwrap().key();
+        let t = e
+            .threats(&limits, &stop)
+            .unwrap()
+            .expect("gomoku has a solver");
+        let line = t.vcf.line.expect("an open three is a VCF");
+        assert_eq!(Some(line[0]), t.vcf.win.map(|w| w.mv));
+        assert!(t.vcf.nodes > 0 && t.vct.win.is_some());
+        assert_eq!(e.game().unwrap().key(), before, "the position is untouched");
+        e.set_info("game", "connect4");
+        e.start(7, 6).unwrap();
+        assert_eq!(e.threats(&limits, &stop), Ok(None));
     }
 
     #[test]

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use wuzi::arena::engine::EngineSpec;
 use wuzi::arena::referee::{Fault, GameKind, GameSetup, Termination, TimeControl};
 use wuzi::arena::stats::{Sprt, SprtDecision, Wdl};
+use wuzi::arena::swap2::OpeningRule;
 use wuzi::arena::tournament::{run, Format, Standings, TournamentConfig};
 use wuzi::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 
@@ -162,6 +163,7 @@ fn config(engines: Vec<EngineSpec>) -> TournamentConfig {
             width: 7,
             height: 7,
             draw_after: None,
+            opening_rule: OpeningRule::Given,
         },
         time: TimeControl {
             turn_ms: 300,
@@ -579,4 +581,135 @@ fn a_game_neither_engine_starts_is_a_draw_with_both_at_fault() {
     assert_eq!(st.versus(0, 1), Wdl::new(0, 2, 0));
     assert_eq!(st.faults[0].get(&Fault::Start), Some(&2));
     assert_eq!(st.faults[1].get(&Fault::Start), Some(&2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Swap2: the engines negotiate opening and colours before the game
+
+fn swap2_config(engines: Vec<EngineSpec>) -> TournamentConfig {
+    let mut cfg = config(engines);
+    cfg.setup.opening_rule = OpeningRule::Swap2;
+    cfg
+}
+
+fn mv(x: u8, y: u8) -> Move {
+    Move::new(x, y)
+}
+
+#[test]
+fn swap2_adds_two_then_the_proposer_takes_white_with_a_move() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-swap2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut cfg = swap2_config(vec![fake("normal"), fake("chatty")]);
+    cfg.out_dir = Some(dir.clone());
+    let (st, recs) = play(&cfg);
+    assert_eq!(recs.len(), 2);
+    // Game 1: engine 0 proposes 0,0 1,0 2,0; engine 1 adds 3,0 (white) 4,0 (black); engine 0
+    // takes white and plays 5,0. So engine 1 is black. Game 2 is the same with roles swapped.
+    for (r, proposer) in recs.iter().zip([0, 1]) {
+        assert_eq!(r.black, 1 - proposer, "{r:?}");
+        assert_eq!(r.white, proposer, "{r:?}");
+        assert_eq!(
+            r.opening,
+            vec![mv(0, 0), mv(1, 0), mv(2, 0), mv(3, 0), mv(4, 0)]
+        );
+        assert_eq!(
+            r.moves[0].mv,
+            mv(5, 0),
+            "white's sixth stone is its first move"
+        );
+        assert_eq!(r.swap.len(), 3, "{:?}", r.swap);
+        assert!(r.swap[0].contains("proposes 0,0 1,0 2,0"), "{:?}", r.swap);
+        assert!(r.swap[1].contains("adds 3,0 4,0"), "{:?}", r.swap);
+        assert!(
+            r.swap[2].contains("takes white and plays 5,0"),
+            "{:?}",
+            r.swap
+        );
+        assert!(
+            matches!(r.termination, Termination::Line | Termination::BoardFull),
+            "{r:?}"
+        );
+    }
+    assert!(st.faults.iter().all(|m| m.is_empty()), "{:?}", st.faults);
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    assert!(jsonl.contains("\"opening_rule\":\"swap2\""), "{jsonl}");
+    assert!(jsonl.contains("takes white and plays 5,0"), "{jsonl}");
+    let sgf = std::fs::read_to_string(dir.join("games/00001.sgf")).unwrap();
+    assert!(sgf.contains("swap2: fake-normal proposes"), "{sgf}");
+    let psq = std::fs::read_to_string(dir.join("games/00001.psq")).unwrap();
+    assert!(psq.starts_with("Piskvorky 7x7, 11:11, 0\n1,1,0\n2,1,0\n3,1,0\n4,1,0\n5,1,0\n6,1,"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn swap2_swap_answers_give_the_chooser_black() {
+    let (st, recs) = play(&swap2_config(vec![fake("normal"), fake("swapper")]));
+    // Game 1: the swapper answers three stones with SWAP: it is black, and the proposer
+    // (white) plays the fourth stone in the game proper.
+    let r = &recs[0];
+    assert_eq!((r.black, r.white), (1, 0), "{r:?}");
+    assert_eq!(r.opening, vec![mv(0, 0), mv(1, 0), mv(2, 0)]);
+    assert_eq!(r.moves[0].mv, mv(3, 0));
+    assert!(
+        r.swap[1].contains("fake-swapper takes black: SWAP"),
+        "{:?}",
+        r.swap
+    );
+    // Game 2: the swapper proposes, the other adds two, the swapper takes black after five.
+    let r = &recs[1];
+    assert_eq!((r.black, r.white), (1, 0), "{r:?}");
+    assert_eq!(r.opening.len(), 5);
+    assert_eq!(
+        r.moves[0].mv,
+        mv(5, 0),
+        "white (the adder) plays the sixth stone"
+    );
+    assert_eq!(r.swap.len(), 3);
+    assert!(st.faults.iter().all(|m| m.is_empty()), "{:?}", st.faults);
+}
+
+/// The engine answering badly loses both games (proposing in one, choosing in the other).
+fn swap2_fault(mode: &str, fault: Fault, detail: &str) {
+    let (st, recs) = play(&swap2_config(vec![fake("normal"), fake(mode)]));
+    assert_eq!(recs.len(), 2);
+    // Game 1: the bad engine chooses after the good one's three stones, which are recorded;
+    // game 2: its own proposal fails, so no stone was accepted.
+    assert_eq!(recs[0].opening, vec![mv(0, 0), mv(1, 0), mv(2, 0)]);
+    assert!(recs[1].opening.is_empty(), "{:?}", recs[1]);
+    for r in &recs {
+        assert_eq!(r.termination, Termination::Fault(fault), "{mode}: {r:?}");
+        assert_eq!(r.loser(), Some(1), "{mode}: {r:?}");
+        assert!(r.moves.is_empty(), "{r:?}");
+        assert!(
+            r.detail.starts_with(&format!("fake-{mode}: swap2: ")) && r.detail.contains(detail),
+            "{mode}: {}",
+            r.detail
+        );
+    }
+    assert_eq!(st.faults[1].get(&fault), Some(&2), "{:?}", st.faults);
+}
+
+#[test]
+fn swap2_repeated_or_occupied_cells_are_illegal() {
+    swap2_fault("swapoccupied", Fault::Illegal, "occupied");
+}
+
+#[test]
+fn swap2_answers_of_the_wrong_shape_are_illegal() {
+    swap2_fault("swapshape", Fault::Illegal, "4 cells given");
+}
+
+#[test]
+fn swap2_refusal_and_garbage_lose() {
+    swap2_fault("noswap", Fault::Illegal, "UNKNOWN");
+    swap2_fault("swapgarbage", Fault::Garbage, "I choose black");
+}
+
+#[test]
+fn swap2_with_a_given_opening_is_a_setup_error() {
+    let mut cfg = swap2_config(vec![fake("normal"), fake("normal")]);
+    cfg.openings = vec![vec![mv(3, 3)]];
+    let err = run(&cfg, &|| Naive::new(7, 7, 5), |_, _| {}).unwrap_err();
+    assert!(err.to_string().contains("swap2"), "{err}");
 }

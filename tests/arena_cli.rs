@@ -139,3 +139,54 @@ fn bad_options_fail_with_a_message() {
     assert!(o.status.success());
     assert!(String::from_utf8_lossy(&o.stdout).contains("usage:"));
 }
+
+#[test]
+fn binary_negotiates_swap2_on_the_real_board() {
+    let dir = std::env::temp_dir().join(format!("wuzi-arena-cli-swap2-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let f = fake();
+    let (e1, e2) = (format!("cmd={f}"), format!("cmd={f}"));
+    let out = dir.display().to_string();
+    let o = arena(&[
+        "--engine",
+        &e1,
+        "arg=normal",
+        "name=adder",
+        "--engine",
+        &e2,
+        "arg=swapper",
+        "name=swapper",
+        "--opening-rule",
+        "swap2",
+        "--size",
+        "9",
+        "--timeout-turn",
+        "300",
+        "--tolerance",
+        "200",
+        "--grace",
+        "100",
+        "--quiet",
+        "--out",
+        &out,
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(table.contains("adder vs swapper"), "{table}");
+    assert!(!table.contains("losses by fault"), "{table}");
+    let jsonl = std::fs::read_to_string(dir.join("games.jsonl")).unwrap();
+    let games: Vec<&str> = jsonl.lines().collect();
+    assert_eq!(games.len(), 2);
+    // The swapper takes black whether it chooses after three stones or after five.
+    for g in &games {
+        assert!(g.contains("\"black\":\"swapper\""), "{g}");
+        assert!(g.contains("swapper takes black: SWAP"), "{g}");
+    }
+    assert!(
+        games[0].contains("\"opening\":[[0,0],[1,0],[2,0]]"),
+        "{}",
+        games[0]
+    );
+    assert!(games[1].contains("adder adds 3,0 4,0"), "{}", games[1]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

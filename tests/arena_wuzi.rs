@@ -4,6 +4,7 @@
 
 use wuzi::arena::engine::EngineSpec;
 use wuzi::arena::referee::{GameKind, GameSetup, Termination, TimeControl};
+use wuzi::arena::swap2::OpeningRule;
 use wuzi::arena::tournament::{run, Format, TournamentConfig};
 use wuzi::game::{AnyGame, GameKind as Kind, GomokuRule, Move};
 
@@ -25,6 +26,7 @@ fn wuzi_plays_itself() {
             width: 10,
             height: 10,
             draw_after: Some(40),
+            opening_rule: OpeningRule::Given,
         },
         time: TimeControl {
             turn_ms: 100,
@@ -94,4 +96,73 @@ fn shipped_balanced_openings_are_level_on_the_real_board() {
             );
         }
     }
+}
+
+#[test]
+fn wuzi_negotiates_swap2_with_itself() {
+    let cfg = TournamentConfig {
+        engines: vec![wuzi("wuzi-a"), wuzi("wuzi-b")],
+        format: Format::RoundRobin,
+        setup: GameSetup {
+            kind: GameKind::Gomoku { rule: 0 },
+            width: 15,
+            height: 15,
+            draw_after: Some(24),
+            opening_rule: OpeningRule::Swap2,
+        },
+        time: TimeControl {
+            turn_ms: 200,
+            match_ms: 30_000,
+            tolerance_ms: 2_000,
+            start_ms: 5_000,
+            grace_ms: 500,
+            max_memory: 64 << 20,
+        },
+        openings: Vec::new(),
+        rounds: 1,
+        max_games: Some(1),
+        random_symmetry: false,
+        seed: 1,
+        concurrency: 1,
+        reuse: false,
+        sprt: None,
+        out_dir: None,
+    };
+    let empty = AnyGame::new(Kind::Gomoku(GomokuRule::Freestyle), 15, 15).unwrap();
+    let mut records = Vec::new();
+    let st = run(&cfg, &|| empty.clone(), |r, _| records.push(r.clone())).unwrap();
+    assert_eq!(st.games, 1);
+    let r = &records[0];
+    assert!(
+        st.faults.iter().all(|f| f.is_empty()),
+        "{}: {r:?}",
+        st.table()
+    );
+    assert!(
+        matches!(
+            r.termination,
+            Termination::Line | Termination::BoardFull | Termination::MoveLimit
+        ),
+        "{r:?}"
+    );
+    // Three or five negotiated stones, an exchange of two or three answers, and the colours
+    // the answers gave: the proposer (engine 0) is black exactly when it took black.
+    assert!(matches!(r.opening.len(), 3 | 5), "{r:?}");
+    assert!(matches!(r.swap.len(), 2 | 3), "{:?}", r.swap);
+    let last = r.swap.last().unwrap();
+    let proposer_black = r.black == 0;
+    let chose = if r.swap.len() == 2 {
+        "wuzi-b"
+    } else {
+        "wuzi-a"
+    };
+    assert!(last.starts_with(chose), "{:?}", r.swap);
+    let took_black = last.contains("takes black");
+    assert_eq!(
+        proposer_black,
+        (chose == "wuzi-a") == took_black,
+        "{:?}",
+        r.swap
+    );
+    assert!(!r.moves.is_empty());
 }

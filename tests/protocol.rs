@@ -787,6 +787,8 @@ transcripts!(
     debug,
     swap2,
     swap1,
+    pondering,
+    threats,
 );
 
 #[test]

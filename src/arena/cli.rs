@@ -10,6 +10,7 @@ use super::engine::EngineSpec;
 use super::grid::{parse_param, GridParam};
 use super::referee::{GameKind, GameSetup, TimeControl};
 use super::stats::Sprt;
+use super::swap2::OpeningRule;
 use super::tournament::Format;
 use std::fmt;
 use std::path::PathBuf;
@@ -91,6 +92,8 @@ game:
   --draw-after N          draw once N stones are on the board
 openings:
   --openings FILE         offset (x,y, x,y relative to the centre) or pos (h8i9) lines
+  --opening-rule none|swap2   swap2: the engines negotiate opening and colours with
+                          SWAP2BOARD (gomoku; each pair plays twice, each engine proposing once)
   --symmetry              random board symmetry per opening (same for both colours)
   --rounds N              times each opening is played per pair, both colours (default 1)
   --games N               stop after N games (default: the whole schedule)
@@ -170,6 +173,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             width: 15,
             height: 15,
             draw_after: None,
+            opening_rule: OpeningRule::Given,
         },
         time: TimeControl::default(),
         openings: None,
@@ -188,6 +192,7 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let mut game = "gomoku".to_string();
     let mut rule = 0u32;
     let mut k: Option<u32> = None;
+    let mut opening_rule = OpeningRule::Given;
     let (mut size, mut width, mut height) = (None::<usize>, None::<usize>, None::<usize>);
     let mut i = 0;
     while i < args.len() {
@@ -225,6 +230,10 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             "--height" => height = Some(num(flag, v)?),
             "--draw-after" => o.setup.draw_after = Some(num(flag, v)?),
             "--openings" => o.openings = Some(PathBuf::from(v)),
+            "--opening-rule" => {
+                opening_rule = OpeningRule::parse(v)
+                    .ok_or_else(|| CliError(format!("--opening-rule {v}: use none or swap2")))?
+            }
             "--rounds" => o.rounds = num(flag, v)?,
             "--games" => o.max_games = Some(num(flag, v)?),
             "--seed" => o.seed = num(flag, v)?,
@@ -245,6 +254,17 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         }
     }
     o.setup = resolve_setup(&game, rule, k, size, width, height, o.setup.draw_after)?;
+    if opening_rule == OpeningRule::Swap2 {
+        if !matches!(o.setup.kind, GameKind::Gomoku { .. }) {
+            return Err(CliError("--opening-rule swap2 is for gomoku only".into()));
+        }
+        if o.openings.is_some() {
+            return Err(CliError(
+                "--opening-rule swap2 negotiates the opening: do not give --openings".into(),
+            ));
+        }
+    }
+    o.setup.opening_rule = opening_rule;
     let needed = if o.grid.is_empty() { 2 } else { 1 };
     if o.engines.len() < needed {
         return Err(CliError(if o.grid.is_empty() {
@@ -286,6 +306,7 @@ fn resolve_setup(
         width: width.or(size).unwrap_or(dw),
         height: height.or(size).unwrap_or(dh),
         draw_after,
+        opening_rule: OpeningRule::Given,
     };
     if !(1..=32).contains(&setup.width) || !(1..=32).contains(&setup.height) {
         return Err(CliError("board sides must be within 1..=32".into()));
@@ -465,6 +486,18 @@ mod tests {
         let m = run(&format!("{e} --game mnk --width 4 --height 5 --k 4"));
         assert_eq!(m.setup.kind, GameKind::Mnk { k: 4 });
         assert_eq!((m.setup.width, m.setup.height), (4, 5));
+    }
+
+    #[test]
+    fn swap2_opening_rule() {
+        let e = "--engine cmd=a --engine cmd=b";
+        assert_eq!(run(e).setup.opening_rule, OpeningRule::Given);
+        let o = run(&format!("{e} --opening-rule swap2 --rule 4"));
+        assert_eq!(o.setup.opening_rule, OpeningRule::Swap2);
+        let bad = |s: &str| parse(&args(&format!("{e} {s}"))).unwrap_err().0;
+        assert!(bad("--opening-rule swap3").contains("none or swap2"));
+        assert!(bad("--opening-rule swap2 --game connect4").contains("gomoku only"));
+        assert!(bad("--opening-rule swap2 --openings x.txt").contains("--openings"));
     }
 
     #[test]

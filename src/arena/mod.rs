@@ -4,7 +4,7 @@
 //! Split by concern so each part is testable alone: `engine` (one process and its pipes),
 //! `referee` (one game: protocol, clocks, faults), `tournament` (schedule, workers,
 //! standings, SPRT stop), `stats` (Elo, LOS, SPRT arithmetic), `opening` (opening files and
-//! symmetries), `balance` (generating near-level openings), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli`
+//! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli`
 //! (the binary's options) and `app` (the run those options describe). The arena is generic over the referee's [`crate::game::Game`]
 //! type, built by a factory, so it never carries rules of its own.
 
@@ -17,4 +17,5 @@ pub mod opening;
 pub mod record;
 pub mod referee;
 pub mod stats;
+pub mod swap2;
 pub mod tournament;

@@ -96,6 +96,10 @@ pub fn to_sgf(r: &GameRecord) -> String {
         comment.push_str("; ");
         comment.push_str(&r.detail);
     }
+    if !r.swap.is_empty() {
+        comment.push_str("; swap2: ");
+        comment.push_str(&r.swap.join("; "));
+    }
     let _ = write!(s, "GC[{}]", sgf_text(&comment));
     let all = r
         .opening
@@ -144,10 +148,11 @@ pub fn to_json(r: &GameRecord) -> String {
         Outcome::Draw => "1/2-1/2",
     };
     let times: Vec<String> = r.moves.iter().map(|t| t.ms.to_string()).collect();
+    let swap: Vec<String> = r.swap.iter().map(|t| json_string(t)).collect();
     format!(
         "{{\"id\":{},\"black\":{},\"white\":{},\"width\":{},\"height\":{},\"rule\":{},\
          \"result\":\"{result}\",\"termination\":\"{}\",\"detail\":{},\"opening\":{},\
-         \"moves\":{},\"ms\":[{}]}}",
+         \"moves\":{},\"ms\":[{}],\"opening_rule\":\"{}\",\"swap2\":[{}]}}",
         r.id,
         json_string(&r.black_name),
         json_string(&r.white_name),
@@ -158,7 +163,9 @@ pub fn to_json(r: &GameRecord) -> String {
         json_string(&r.detail),
         json_moves(r.opening.iter()),
         json_moves(r.moves.iter().map(|t| &t.mv)),
-        times.join(",")
+        times.join(","),
+        r.setup.opening_rule.name(),
+        swap.join(",")
     )
 }
 
@@ -166,6 +173,7 @@ pub fn to_json(r: &GameRecord) -> String {
 mod tests {
     use super::*;
     use crate::arena::referee::{Fault, GameKind, GameSetup, Termination, TimedMove};
+    use crate::arena::swap2::OpeningRule;
 
     fn sample() -> GameRecord {
         GameRecord {
@@ -179,6 +187,7 @@ mod tests {
                 width: 15,
                 height: 15,
                 draw_after: None,
+                opening_rule: OpeningRule::Swap2,
             },
             opening: vec![Move::new(7, 7)],
             moves: vec![
@@ -194,6 +203,10 @@ mod tests {
             outcome: Outcome::Win(Color::White),
             termination: Termination::Fault(Fault::Timeout),
             detail: "pbrain-a: no \"move\"".into(),
+            swap: vec![
+                "pbrain-a proposes 7,7 8,8 6,9 (5 ms)".into(),
+                "b]: SWAP".into(),
+            ],
         }
     }
 
@@ -213,6 +226,10 @@ mod tests {
         assert!(s.contains("PW[pbrain-b\\]]"), "{s}");
         assert!(s.contains("RE[W+T]"), "{s}");
         assert!(s.ends_with(";B[hh];W[ii];B[ao])\n"), "{s}");
+        assert!(
+            s.contains("swap2: pbrain-a proposes 7,7 8,8 6,9 (5 ms); b\\]: SWAP]"),
+            "{s}"
+        );
         assert_eq!(sgf_coord(25), 'z');
         assert_eq!(sgf_coord(26), 'A');
     }
@@ -227,6 +244,10 @@ mod tests {
             "{j}"
         );
         assert!(j.contains("\"moves\":[[8,8],[0,14]]"), "{j}");
+        assert!(
+            j.ends_with("\"opening_rule\":\"swap2\",\"swap2\":[\"pbrain-a proposes 7,7 8,8 6,9 (5 ms)\",\"b]: SWAP\"]}"),
+            "{j}"
+        );
         assert!(!j.contains('\n'));
         assert_eq!(json_string("a\u{1}"), "\"a\\u0001\"");
     }

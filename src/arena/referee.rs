@@ -8,8 +8,11 @@
 //! engine's own view) for an engine's first move and `TURN` afterwards. Any fault (late
 //! reply, crash, illegal move, renju foul, non-protocol output, failed `START`) loses the
 //! game for the engine at fault and is recorded with its reason and a detail line.
+//! Under swap2 (`GameSetup::opening_rule`) the opening and the colours are first negotiated
+//! by the two engines (`swap2`), and the game then goes on from that position.
 
 use super::engine::{classify, EngineProcess, EngineSpec, Recv, Reply};
+use super::swap2::{self, OpeningRule};
 use crate::game::{Color, Game, Move, MoveError, Outcome};
 use std::fmt;
 use std::path::PathBuf;
@@ -36,6 +39,8 @@ pub struct GameSetup {
     /// Adjudicate a draw once this many stones are on the board (GomocupJudge draws renju
     /// games at 200 stones on 15×15); `None` plays on until the board is full.
     pub draw_after: Option<usize>,
+    /// Whether the opening is given or negotiated (swap2, gomoku only).
+    pub opening_rule: OpeningRule,
 }
 
 impl GameSetup {
@@ -210,6 +215,9 @@ pub struct GameRecord {
     pub termination: Termination,
     /// A human-readable line on what happened (e.g. the garbage text).
     pub detail: String,
+    /// The swap2 exchange, one entry per answer (empty when the opening was given). The
+    /// stones it placed are in `opening`; a chooser's move is the first of `moves`.
+    pub swap: Vec<String>,
 }
 
 impl GameRecord {
@@ -226,8 +234,13 @@ impl GameRecord {
 /// A game the arena could not set up: the referee rejected the opening.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SetupError {
-    Opening { index: usize, error: MoveError },
+    Opening {
+        index: usize,
+        error: MoveError,
+    },
     OpeningEndsGame,
+    /// Swap2 negotiates the opening from the empty board: a given opening cannot be used.
+    Swap2WithOpening,
 }
 
 impl fmt::Display for SetupError {
@@ -237,6 +250,9 @@ impl fmt::Display for SetupError {
                 write!(f, "opening stone {} rejected: {error}", index + 1)
             }
             SetupError::OpeningEndsGame => f.write_str("the opening already ends the game"),
+            SetupError::Swap2WithOpening => {
+                f.write_str("swap2 starts from the empty board: no opening can be given")
+            }
         }
     }
 }
@@ -255,13 +271,13 @@ pub struct Seat<'a> {
 }
 
 /// What went wrong on one request, before it is turned into a loss.
-struct Failure {
-    fault: Fault,
-    detail: String,
+pub struct Failure {
+    pub fault: Fault,
+    pub detail: String,
 }
 
 impl Failure {
-    fn new(fault: Fault, detail: impl Into<String>) -> Failure {
+    pub fn new(fault: Fault, detail: impl Into<String>) -> Failure {
         Failure {
             fault,
             detail: detail.into(),
@@ -270,15 +286,16 @@ impl Failure {
 }
 
 /// Per-seat state during one game.
-struct Player {
-    time_left: i64,
+pub struct Player {
+    pub time_left: i64,
     /// How many moves of the game (opening included) this engine has been told or played.
-    synced: usize,
+    pub synced: usize,
 }
 
 /// Plays one game. `seats[0]` plays black, `seats[1]` white; the opening stones alternate
-/// colours from black. After the game each process is kept in its seat if it is reusable
-/// and did not fault, and is otherwise ended.
+/// colours from black. Under swap2, `seats[0]` proposes the opening and the seats are
+/// swapped in place when the negotiation gives black to `seats[1]`. After the game each
+/// process is kept in its seat if it is reusable and did not fault, and is otherwise ended.
 pub fn play_game<G: Game>(
     id: usize,
     referee: G,
@@ -287,6 +304,10 @@ pub fn play_game<G: Game>(
     opening: &[Move],
     seats: &mut [Seat<'_>; 2],
 ) -> Result<GameRecord, SetupError> {
+    let swap2 = setup.opening_rule == OpeningRule::Swap2;
+    if swap2 && !opening.is_empty() {
+        return Err(SetupError::Swap2WithOpening);
+    }
     let mut board = referee;
     for (i, &m) in opening.iter().enumerate() {
         board
@@ -308,20 +329,35 @@ pub fn play_game<G: Game>(
         synced: 0,
     });
 
-    let (black, white) = (seats[0].index, seats[1].index);
-    let (black_name, white_name) = (seats[0].spec.name.clone(), seats[1].spec.name.clone());
-    let end = |outcome, termination, detail: String, moves: Vec<TimedMove>| GameRecord {
+    let ids = |seats: &[Seat<'_>; 2]| {
+        (
+            [seats[0].index, seats[1].index],
+            [seats[0].spec.name.clone(), seats[1].spec.name.clone()],
+        )
+    };
+    let (mut index, mut names) = ids(seats);
+    let mut opening = opening.to_vec();
+    let mut swap_log: Vec<String> = Vec::new();
+    let end = |index: [usize; 2],
+               names: &[String; 2],
+               opening: &[Move],
+               swap: &[String],
+               outcome,
+               termination,
+               detail: String,
+               moves: Vec<TimedMove>| GameRecord {
         id,
-        black,
-        white,
-        black_name: black_name.clone(),
-        white_name: white_name.clone(),
+        black: index[0],
+        white: index[1],
+        black_name: names[0].clone(),
+        white_name: names[1].clone(),
         setup: *setup,
         opening: opening.to_vec(),
         moves,
         outcome,
         termination,
         detail,
+        swap: swap.to_vec(),
     };
 
     // Both engines are started before the first move, as GomocupJudge does, so START time
@@ -329,12 +365,16 @@ pub fn play_game<G: Game>(
     let starts = [0, 1].map(|s| start_engine(&mut seats[s], setup, tc).err());
     let faulted_start = [starts[0].is_some(), starts[1].is_some()];
     let mut faulted = faulted_start;
-    let start_failure = match starts {
+    let mut early_end = match starts {
         [None, None] => None,
         [Some(f), None] | [None, Some(f)] => {
             let s = usize::from(faulted_start[1]);
             let loser = if s == 0 { Color::Black } else { Color::White };
             Some(end(
+                index,
+                &names,
+                &opening,
+                &[],
                 Outcome::Win(loser.opponent()),
                 Termination::Fault(f.fault),
                 format!("{}: {}", seats[s].spec.name, f.detail),
@@ -342,6 +382,10 @@ pub fn play_game<G: Game>(
             ))
         }
         [Some(a), Some(b)] => Some(end(
+            index,
+            &names,
+            &opening,
+            &[],
             Outcome::Draw,
             Termination::Fault(a.fault.min(b.fault)),
             format!(
@@ -351,7 +395,85 @@ pub fn play_game<G: Game>(
             Vec::new(),
         )),
     };
-    let record = start_failure.unwrap_or_else(|| loop {
+    if swap2 && early_end.is_none() {
+        let [s0, s1] = seats;
+        match (s0.process.as_mut(), s1.process.as_mut()) {
+            (Some(p0), Some(p1)) => {
+                let name_refs = [names[0].as_str(), names[1].as_str()];
+                match swap2::negotiate(&mut board, [p0, p1], &mut players, tc, name_refs) {
+                    Ok(settled) => {
+                        swap_log = settled.log;
+                        opening = settled.stones;
+                        history = opening.clone();
+                        if settled.black_seat == 1 {
+                            seats.swap(0, 1);
+                            players.swap(0, 1);
+                            (index, names) = ids(seats);
+                        }
+                        if let Some((m, ms)) = settled.white_move {
+                            history.push(m);
+                            moves.push(TimedMove { mv: m, ms });
+                        }
+                        // Every engine gets the agreed position as a whole `BOARD`.
+                        for p in &mut players {
+                            p.synced = 0;
+                        }
+                    }
+                    Err(lost) => {
+                        faulted[lost.seat] = lost.failure.fault != Fault::Foul;
+                        let loser = if lost.seat == 0 {
+                            Color::Black
+                        } else {
+                            Color::White
+                        };
+                        early_end = Some(end(
+                            index,
+                            &names,
+                            &lost.stones,
+                            &lost.log,
+                            Outcome::Win(loser.opponent()),
+                            Termination::Fault(lost.failure.fault),
+                            format!("{}: {}", names[lost.seat], lost.failure.detail),
+                            Vec::new(),
+                        ));
+                    }
+                }
+            }
+            _ => {
+                early_end = Some(end(
+                    index,
+                    &names,
+                    &opening,
+                    &[],
+                    Outcome::Draw,
+                    Termination::Fault(Fault::Crash),
+                    "swap2: an engine process is missing".into(),
+                    Vec::new(),
+                ))
+            }
+        }
+    }
+    let end = |outcome, termination, detail: String, moves: Vec<TimedMove>| {
+        end(
+            index,
+            &names,
+            &opening,
+            &swap_log,
+            outcome,
+            termination,
+            detail,
+            moves,
+        )
+    };
+    let record = early_end.unwrap_or_else(|| loop {
+        if let Some(o) = board.outcome() {
+            // A swap2 move can only end the game on tiny boards; judge it all the same.
+            let t = match o {
+                Outcome::Win(_) => Termination::Line,
+                Outcome::Draw => Termination::BoardFull,
+            };
+            break end(o, t, String::new(), moves);
+        }
         let side = board.side_to_move();
         let s = side.index();
         let seat = &mut seats[s];
@@ -410,7 +532,7 @@ pub fn play_game<G: Game>(
 
 /// Checks a reply against the rules: a cell on the board that the side to move may take,
 /// and not a renju foul.
-fn judge<G: Game>(board: &G, (x, y): (i64, i64)) -> Result<Move, Failure> {
+pub fn judge<G: Game>(board: &G, (x, y): (i64, i64)) -> Result<Move, Failure> {
     let on_board =
         (0..board.width() as i64).contains(&x) && (0..board.height() as i64).contains(&y);
     if !on_board {
@@ -604,6 +726,7 @@ mod tests {
             width: 15,
             height: 15,
             draw_after: None,
+            opening_rule: OpeningRule::Given,
         };
         assert_eq!(g.start_command(), "START 15");
         assert!(g.pre_start_info().is_empty());
@@ -613,6 +736,7 @@ mod tests {
             width: 7,
             height: 6,
             draw_after: None,
+            opening_rule: OpeningRule::Given,
         };
         assert_eq!(c.start_command(), "RECTSTART 7,6");
         assert_eq!(c.pre_start_info(), vec!["INFO game connect4"]);

@@ -497,6 +497,7 @@ mod tests {
                 width: 15,
                 height: 15,
                 draw_after: None,
+                opening_rule: crate::arena::swap2::OpeningRule::Given,
             },
             time: TimeControl::default(),
             openings: vec![
@@ -564,6 +565,7 @@ mod tests {
             outcome,
             termination,
             detail: String::new(),
+            swap: Vec::new(),
         };
         use crate::game::Color::Black;
         st.add(&mk(0, 1, Outcome::Win(Black), Termination::Line));

@@ -6,7 +6,7 @@
 //! Detail lines are bare `INFO …` lines as Yixin-Board reads them; they are only produced
 //! when a GUI asked for them with `INFO show_detail`, which tournament managers never send.
 
-use crate::engine::{SwapAnswer, Trace};
+use crate::engine::{SwapAnswer, ThreatVerdict, Threats, Trace};
 use crate::game::{Color, Game, Move, Outcome};
 use crate::search::score::{WIN, WIN_MIN};
 use crate::search::{Iteration, SearchResult};
@@ -202,6 +202,37 @@ pub fn verdict(best: Option<&SearchResult>) -> String {
     }
 }
 
+/// One threat search's verdict as a line: `VCF win: x,y x,y … in 7 plies (nodes 123)`,
+/// `VCT win: x,y in 9 plies (nodes 456)` or `VCF none (nodes 789)`, noting when the node
+/// budget or the time ran out (then "none" only means none was found).
+pub fn threat_line(kind: &str, v: &ThreatVerdict) -> String {
+    match (&v.win, &v.line) {
+        (Some(w), Some(line)) => format!(
+            "{kind} win: {} in {} plies (nodes {})",
+            line_text(line),
+            w.plies,
+            v.nodes
+        ),
+        (Some(w), None) => format!(
+            "{kind} win: {} in {} plies (nodes {})",
+            w.mv, w.plies, v.nodes
+        ),
+        (None, _) if v.nodes > v.budget => {
+            format!("{kind} none found (nodes {}: budget spent)", v.nodes)
+        }
+        (None, _) if v.timed_out => format!("{kind} none found (nodes {}: time ran out)", v.nodes),
+        (None, _) => format!("{kind} none (nodes {})", v.nodes),
+    }
+}
+
+/// The `TRACESEARCH` lines for the threat solver's verdicts.
+pub fn threat_lines(t: Option<&Threats>) -> Vec<String> {
+    match t {
+        Some(t) => vec![threat_line("VCF", &t.vcf), threat_line("VCT", &t.vct)],
+        None => vec!["VCF/VCT: this game has no threat solver".to_string()],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -297,6 +328,53 @@ mod tests {
             lines.iter().all(|l| l.len() == lines[0].len()),
             "{lines:#?}"
         );
+    }
+
+    #[test]
+    fn threat_verdicts_read_as_lines() {
+        use crate::search::threats::ThreatWin;
+        let (a, b) = (Move::new(1, 1), Move::new(2, 2));
+        let win = ThreatWin { mv: a, plies: 3 };
+        let v = |win, line, nodes| ThreatVerdict {
+            win,
+            line,
+            nodes,
+            budget: 100,
+            timed_out: false,
+        };
+        assert_eq!(
+            threat_line("VCF", &v(Some(win), Some(vec![a, b]), 7)),
+            "VCF win: 1,1 2,2 in 3 plies (nodes 7)"
+        );
+        assert_eq!(
+            threat_line("VCT", &v(Some(win), None, 9)),
+            "VCT win: 1,1 in 3 plies (nodes 9)"
+        );
+        assert_eq!(
+            threat_line("VCF", &v(None, None, 50)),
+            "VCF none (nodes 50)"
+        );
+        assert_eq!(
+            threat_line("VCT", &v(None, None, 101)),
+            "VCT none found (nodes 101: budget spent)"
+        );
+        let late = ThreatVerdict {
+            timed_out: true,
+            ..v(None, None, 60)
+        };
+        assert_eq!(
+            threat_line("VCT", &late),
+            "VCT none found (nodes 60: time ran out)"
+        );
+        let t = Threats {
+            vcf: v(None, None, 1),
+            vct: v(Some(win), Some(vec![a]), 2),
+        };
+        assert_eq!(
+            threat_lines(Some(&t)),
+            vec!["VCF none (nodes 1)", "VCT win: 1,1 in 3 plies (nodes 2)"]
+        );
+        assert!(threat_lines(None)[0].contains("no threat solver"));
     }
 
     #[test]

@@ -7,6 +7,13 @@
 //! order, after the move is out, so a command sent the instant after our move is never lost.
 //! The loop also keeps a watchdog on the hard deadline in case the search overruns it.
 //!
+//! Pondering (`INFO pondering 1`) reuses the same reader: once the engine's move is out and
+//! nothing is queued, the engine searches the opponent's position on a scoped thread while
+//! this thread blocks on the channel; the first line to arrive (or end of input) raises the
+//! stop flag, the ponder thread is joined (the search polls the flag at every node), and
+//! only then is the line handled, with its arrival stamp, so a move's clock is the same as
+//! without pondering. The ponder search has a silent reporter: it prints nothing.
+//!
 //! This layer parses and prints only; the engine never sees protocol text.
 
 pub mod command;
@@ -15,7 +22,7 @@ pub mod output;
 
 use crate::engine::{self, Engine, EngineError, Stone};
 use crate::game::{Game, Move};
-use crate::search::{Iteration, Stop};
+use crate::search::{Iteration, Limits, Stop};
 use command::{Command, Field, Parser};
 use std::collections::VecDeque;
 use std::io::{BufRead, Read};
@@ -130,7 +137,59 @@ fn to_stones(list: &[(Move, Field)]) -> Vec<(Move, Stone)> {
 /// What the loop does after a command.
 enum Flow {
     Continue,
+    /// The engine printed (and played) its move: it may ponder now.
+    Moved,
     Exit,
+}
+
+/// Commands after which the engine may go on pondering: they neither change the position
+/// nor ask for a search (a position change or a new request ends pondering until the
+/// engine's next move, and so does `YXSTOP`: a GUI's stop button means stop thinking).
+fn keeps_ponder(cmd: &Command) -> bool {
+    matches!(
+        cmd,
+        Command::Info { .. }
+            | Command::About
+            | Command::YxShowForbid
+            | Command::YxHashClear
+            | Command::YxShowHashUsage
+            | Command::YxShowInfo
+            | Command::YxBlock(_)
+            | Command::YxBlockUndo(_)
+            | Command::YxBlockReset
+            | Command::TraceBoard
+            | Command::Unknown(_)
+    )
+}
+
+/// Ponders until the next input arrives, and returns that input. The ponder search is
+/// stopped and joined before returning, so the caller handles the line on an idle engine
+/// whose position is exactly what it was.
+fn ponder_until_input(engine: &mut Engine, rx: &Receiver<Input>) -> Input {
+    let stop = Stop::new();
+    let (input, result) = std::thread::scope(|s| {
+        let handle = s.spawn(|| engine.ponder(&stop));
+        let input = rx.recv().unwrap_or(Input::Eof);
+        stop.set();
+        (input, handle.join())
+    });
+    if log::log_enabled!(log::Level::Debug) {
+        let late = match &input {
+            Input::Line(t, _) => t.elapsed().as_micros(),
+            Input::Eof => 0,
+        };
+        match result {
+            Ok(Some(r)) => log::debug!(
+                "ponder: depth {} nodes {} best {}; stopped {late} us after the line arrived",
+                r.depth,
+                r.nodes,
+                r.best
+            ),
+            Ok(None) => log::debug!("ponder: nothing to search"),
+            Err(_) => log::warn!("ponder: the search panicked"),
+        }
+    }
+    input
 }
 
 /// The protocol loop over this process's stdin; returns when the manager ends the session.
@@ -143,9 +202,14 @@ pub fn run_with<R: Read + Send + 'static>(mut engine: Engine, input: R) {
     let rx = spawn_reader(input);
     let mut parser = Parser::new();
     let mut queue: VecDeque<Input> = VecDeque::new();
+    // Whether the engine's last reply was its move and nothing has changed since.
+    let mut may_ponder = false;
     loop {
         let input = match queue.pop_front() {
             Some(i) => i,
+            None if may_ponder && !parser.in_block() && engine.pondering() => {
+                ponder_until_input(&mut engine, &rx)
+            }
             None => rx.recv().unwrap_or(Input::Eof),
         };
         let (received, line) = match input {
@@ -156,6 +220,7 @@ pub fn run_with<R: Read + Send + 'static>(mut engine: Engine, input: R) {
         while let Some(result) = next {
             let flow = match result {
                 Ok(cmd) => {
+                    may_ponder &= keeps_ponder(&cmd);
                     let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                         handle(&mut engine, cmd, received, &rx, &mut queue)
                     }));
@@ -169,8 +234,10 @@ pub fn run_with<R: Read + Send + 'static>(mut engine: Engine, input: R) {
                     Flow::Continue
                 }
             };
-            if let Flow::Exit = flow {
-                return;
+            match flow {
+                Flow::Exit => return,
+                Flow::Moved => may_ponder = true,
+                Flow::Continue => {}
             }
             next = parser.next_pending();
         }
@@ -298,7 +365,8 @@ enum Job {
     Defend,
     /// `SWAP2BOARD`: the swap answer.
     Swap2(Vec<Move>),
-    /// `TRACESEARCH`: a short analysis as MESSAGEs; no reply line, nothing played.
+    /// `TRACESEARCH`: a short analysis, then the threat solver's VCF and VCT verdicts, as
+    /// MESSAGEs; no reply line, nothing played.
     Analyse,
 }
 
@@ -370,7 +438,7 @@ impl Progress {
 fn run_job(
     engine: &mut Engine,
     job: Job,
-    limits: crate::search::Limits,
+    limits: Limits,
     stop: &Stop,
 ) -> Result<Reply, EngineError> {
     let bits = detail::show_detail_bits(engine.settings.raw.get("show_detail"));
@@ -426,6 +494,15 @@ fn run_job(
             })
         }
         Job::Analyse => {
+            // The threat solver first, on at most half of the hard time (it is node-bounded
+            // and usually far quicker), so the analysis always keeps the other half.
+            let half = Limits {
+                maximum: limits
+                    .maximum
+                    .map(|t| start + t.saturating_duration_since(start) / 2),
+                ..limits.clone()
+            };
+            let threats = engine.threats(&half, stop)?;
             let lines = engine.analyse(ANALYSE_LINES, ANALYSE_DEPTH, limits, stop)?;
             let mut messages: Vec<String> = lines
                 .iter()
@@ -433,6 +510,7 @@ fn run_job(
                 .map(|(i, r)| detail::pv_summary(i, r))
                 .collect();
             messages.push(detail::verdict(lines.first()));
+            messages.extend(detail::threat_lines(threats.as_ref()));
             Ok(Reply {
                 messages,
                 line: None,
@@ -449,6 +527,7 @@ fn think(
     queue: &mut VecDeque<Input>,
     job: Job,
 ) -> Flow {
+    let plays = matches!(job, Job::Move | Job::NBest(_) | Job::Defend);
     let limits = engine.limits(received);
     let hard = limits.maximum;
     let stop = Stop::new();
@@ -498,10 +577,140 @@ fn think(
             }
             if let Some(l) = reply.line {
                 output::line(&l);
+                if plays {
+                    return Flow::Moved;
+                }
             }
         }
         Ok(Err(e)) => output::error(&e.to_string()),
         Err(_) => output::error("internal error while thinking"),
     }
     Flow::Continue
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Color;
+    use std::sync::mpsc;
+
+    fn engine_after_own_move() -> Engine {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.set_info("hash_size", "256");
+        e.set_info("pondering", "1");
+        e.start(15, 15).unwrap();
+        e.opponent_move(Move::new(7, 7)).unwrap();
+        e.think(Limits::depth(2), &Stop::new(), &mut |_| {})
+            .unwrap();
+        e
+    }
+
+    #[test]
+    fn a_ponder_stopped_by_turn_leaves_the_engine_exact() {
+        let mut e = engine_after_own_move();
+        assert!(e.pondering());
+        let g = e.game().unwrap();
+        let (key, ply) = (g.key(), g.ply());
+        let (tx, rx) = mpsc::channel();
+        let sender = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(30));
+            tx.send(Input::Line(Instant::now(), b"TURN 3,3".to_vec()))
+                .unwrap();
+            tx
+        });
+        let input = ponder_until_input(&mut e, &rx);
+        drop(sender.join());
+        let Input::Line(_, line) = input else {
+            panic!("the TURN must come back")
+        };
+        assert_eq!(line, b"TURN 3,3");
+        let g = e.game().unwrap();
+        assert_eq!(
+            (g.key(), g.ply()),
+            (key, ply),
+            "pondering changed the position"
+        );
+        // The TURN then applies as usual and the engine answers a legal move.
+        let mut parser = Parser::new();
+        let Some(Ok(Command::Turn(m))) = parser.feed_bytes(&line) else {
+            panic!("TURN parses")
+        };
+        e.opponent_move(m).unwrap();
+        let before = e.game().unwrap().clone();
+        let r = e
+            .think(Limits::depth(2), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(before.check_move(r.best).is_ok(), "{} is not legal", r.best);
+        let g = e.game().unwrap();
+        assert_eq!(g.ply(), ply + 2);
+        assert_eq!(g.stone_at(Move::new(3, 3)), Some(Color::Black));
+        assert_eq!(g.stone_at(r.best), Some(Color::White));
+    }
+
+    #[test]
+    fn end_of_input_ends_a_ponder() {
+        let mut e = engine_after_own_move();
+        let (tx, rx) = mpsc::channel::<Input>();
+        drop(tx);
+        assert!(matches!(ponder_until_input(&mut e, &rx), Input::Eof));
+    }
+
+    #[test]
+    fn a_capped_ponder_searches_the_opponents_position_and_warms_the_table() {
+        let mut e = engine_after_own_move();
+        e.set_info("max_depth", "4");
+        let key = e.game().unwrap().key();
+        let r = e.ponder(&Stop::new()).expect("a position to ponder");
+        assert!(r.depth >= 1 && r.nodes > 0, "{r:?}");
+        // The move is the opponent's (black's): a legal cell of the unchanged position.
+        assert!(e.game().unwrap().check_move(r.best).is_ok());
+        assert_eq!(e.game().unwrap().key(), key);
+        assert!(e.hashfull() > 0, "the ponder search stored nothing");
+    }
+
+    #[test]
+    fn no_ponder_while_the_table_awaits_a_resize() {
+        let mut e = engine_after_own_move();
+        e.set_info("max_depth", "2");
+        assert!(e.ponder(&Stop::new()).is_some());
+        e.set_info("hash_size", "512");
+        assert!(
+            e.ponder(&Stop::new()).is_none(),
+            "the resize is the next search's"
+        );
+        e.think(Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.ponder(&Stop::new()).is_some());
+        // A size the table rounds down (not a power of two) still ponders once it is set.
+        e.set_info("hash_size", "700");
+        e.think(Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.ponder(&Stop::new()).is_some());
+    }
+
+    #[test]
+    fn nothing_to_ponder_without_a_live_gomoku_game() {
+        let mut e = Engine::new();
+        assert!(e.ponder(&Stop::new()).is_none(), "no game");
+        e.set_info("game", "connect4");
+        e.start(7, 6).unwrap();
+        assert!(e.ponder(&Stop::new()).is_none(), "connect4 keeps no table");
+        assert!(!e.pondering(), "pondering is off by default");
+        e.set_info("pondering", "0");
+        assert!(!e.pondering());
+    }
+
+    #[test]
+    fn only_passive_commands_keep_pondering() {
+        assert!(keeps_ponder(&Command::About));
+        assert!(keeps_ponder(&Command::Info {
+            key: "time_left".into(),
+            value: "1000".into()
+        }));
+        assert!(!keeps_ponder(&Command::Turn(Move::new(1, 1))));
+        assert!(!keeps_ponder(&Command::Restart));
+        assert!(!keeps_ponder(&Command::Stop));
+        assert!(!keeps_ponder(&Command::TraceSearch));
+    }
 }
