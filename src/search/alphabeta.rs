@@ -71,6 +71,9 @@ pub struct Params {
     /// needs the few moves that can change its static value, the saved nodes buy depth.
     pub beam_min: usize,
     pub beam_step: usize,
+    /// Node budget of the VCF probe at interior nodes (where the side to move can make a
+    /// four and faces no five): a proven win ends the node at once; 0 turns it off.
+    pub node_vcf_nodes: u64,
 }
 
 impl Default for Params {
@@ -85,7 +88,7 @@ impl Default for Params {
             root_vct_depth: 8,
             vct_vcf_depth: 12,
             root_vct_nodes: 150_000,
-            root_vct_time_permille: 250,
+            root_vct_time_permille: 100,
             leaf_vcf_depth: 12,
             leaf_vcf_nodes: 150,
             lmr_from: 3,
@@ -96,6 +99,7 @@ impl Default for Params {
             safety_moves: 6,
             beam_min: 5,
             beam_step: 3,
+            node_vcf_nodes: 0,
         }
     }
 }
@@ -148,6 +152,7 @@ impl Params {
             "safety_moves" => self.safety_moves = parse(name, value)?,
             "beam_min" => self.beam_min = parse(name, value)?,
             "beam_step" => self.beam_step = parse(name, value)?,
+            "node_vcf_nodes" => self.node_vcf_nodes = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -336,6 +341,17 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
+        // A forced win by fours ends the node: cheaper than finding it move by move, and
+        // exact (the threat solver only reports proofs).
+        if self.params.node_vcf_nodes > 0 && !self.game.facing_five() {
+            if let Some(w) = self.probe_vcf(self.params.node_vcf_nodes) {
+                let s = mate_in(ply + w.plies);
+                self.tt
+                    .store(key, Some(w.mv), to_tt(s, ply), MAX_PLY as u8, Bound::Lower);
+                return s;
+            }
+        }
+
         let p = ply as usize;
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -462,10 +478,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
     fn leaf_vcf(&mut self) -> Option<ThreatWin> {
+        self.probe_vcf(self.params.leaf_vcf_nodes)
+    }
+
+    /// A VCF probe for the side to move within `nodes` threat nodes (counted as search nodes).
+    fn probe_vcf(&mut self, nodes: u64) -> Option<ThreatWin> {
         if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
             return None;
         }
-        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
+        let limits = ThreatLimits::nodes(nodes);
         let r = self
             .game
             .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
