@@ -25,6 +25,8 @@ OPTIONS (protocol mode; each is also an INFO key the manager may send):
   --threads N                      search threads (INFO thread_num)
   --depth N                        maximum search depth (INFO max_depth)
   --c4-player random|greedy|mc|uct|solver   Connect Four player (INFO c4_player)
+  --param NAME=VALUE               a gomoku search parameter (src/search/alphabeta.rs Params),
+                                   for matches and tuning runs; repeatable
 
 Logs go to stderr; set RUST_LOG=debug for more.
 ";
@@ -83,6 +85,14 @@ fn engine_from_options(args: &[String]) -> Result<Engine> {
     let mut engine = Engine::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
+        if flag == "--param" {
+            let kv = it.next().context("--param needs NAME=VALUE")?;
+            let (name, value) = kv
+                .split_once('=')
+                .with_context(|| format!("--param {kv:?}: expected NAME=VALUE"))?;
+            engine.params.set(name, value)?;
+            continue;
+        }
         let key = match flag.as_str() {
             "--game" => "game",
             "--rule" => "rule",

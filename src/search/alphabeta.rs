@@ -66,6 +66,14 @@ pub struct Params {
     pub safety_vct_nodes: u64,
     /// Root moves the safety check tries at most.
     pub safety_moves: usize,
+    /// Depth-dependent beam: an interior node at remaining depth `d` searches at most
+    /// `beam_min + beam_step · (d − 1)` moves (and never more than `beam`): the frontier only
+    /// needs the few moves that can change its static value, the saved nodes buy depth.
+    pub beam_min: usize,
+    pub beam_step: usize,
+    /// Node budget of the VCF probe at interior nodes (where the side to move can make a
+    /// four and faces no five): a proven win ends the node at once; 0 turns it off.
+    pub node_vcf_nodes: u64,
 }
 
 impl Default for Params {
@@ -80,7 +88,7 @@ impl Default for Params {
             root_vct_depth: 8,
             vct_vcf_depth: 12,
             root_vct_nodes: 150_000,
-            root_vct_time_permille: 250,
+            root_vct_time_permille: 100,
             leaf_vcf_depth: 12,
             leaf_vcf_nodes: 150,
             lmr_from: 3,
@@ -89,7 +97,76 @@ impl Default for Params {
             lmr_tactical: 6_000,
             safety_vct_nodes: 20_000,
             safety_moves: 6,
+            beam_min: 5,
+            beam_step: 3,
+            node_vcf_nodes: 0,
         }
+    }
+}
+
+/// Why a parameter assignment was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    Unknown(String),
+    BadValue(String, String),
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(n) => write!(f, "unknown search parameter {n:?}"),
+            ParamError::BadValue(n, v) => write!(f, "search parameter {n}: bad value {v:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl Params {
+    /// Sets one parameter by its field name, so that matches and tuning runs can try values
+    /// without a rebuild (`pbrain-wuzi --param beam=20`).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        fn parse<T: std::str::FromStr>(n: &str, v: &str) -> Result<T, ParamError> {
+            v.trim()
+                .parse()
+                .map_err(|_| ParamError::BadValue(n.to_string(), v.to_string()))
+        }
+        match name {
+            "beam" => self.beam = parse(name, value)?,
+            "root_beam" => self.root_beam = parse(name, value)?,
+            "aspiration" => self.aspiration = parse(name, value)?,
+            "max_depth" => self.max_depth = parse(name, value)?,
+            "root_vcf_depth" => self.root_vcf_depth = parse(name, value)?,
+            "root_vcf_nodes" => self.root_vcf_nodes = parse(name, value)?,
+            "root_vct_depth" => self.root_vct_depth = parse(name, value)?,
+            "vct_vcf_depth" => self.vct_vcf_depth = parse(name, value)?,
+            "root_vct_nodes" => self.root_vct_nodes = parse(name, value)?,
+            "root_vct_time_permille" => self.root_vct_time_permille = parse(name, value)?,
+            "leaf_vcf_depth" => self.leaf_vcf_depth = parse(name, value)?,
+            "leaf_vcf_nodes" => self.leaf_vcf_nodes = parse(name, value)?,
+            "lmr_from" => self.lmr_from = parse(name, value)?,
+            "lmr_depth" => self.lmr_depth = parse(name, value)?,
+            "lmr_far" => self.lmr_far = parse(name, value)?,
+            "lmr_tactical" => self.lmr_tactical = parse(name, value)?,
+            "safety_vct_nodes" => self.safety_vct_nodes = parse(name, value)?,
+            "safety_moves" => self.safety_moves = parse(name, value)?,
+            "beam_min" => self.beam_min = parse(name, value)?,
+            "beam_step" => self.beam_step = parse(name, value)?,
+            "node_vcf_nodes" => self.node_vcf_nodes = parse(name, value)?,
+            _ => return Err(ParamError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Moves an interior node with `depth` plies left searches.
+    fn beam_at(&self, depth: i32) -> usize {
+        let d = depth.max(1) as usize - 1;
+        self.beam
+            .min(
+                self.beam_min
+                    .saturating_add(self.beam_step.saturating_mul(d)),
+            )
+            .max(1)
     }
 }
 
@@ -264,6 +341,17 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
+        // A forced win by fours ends the node: cheaper than finding it move by move, and
+        // exact (the threat solver only reports proofs).
+        if self.params.node_vcf_nodes > 0 && !self.game.facing_five() {
+            if let Some(w) = self.probe_vcf(self.params.node_vcf_nodes) {
+                let s = mate_in(ply + w.plies);
+                self.tt
+                    .store(key, Some(w.mv), to_tt(s, ply), MAX_PLY as u8, Bound::Lower);
+                return s;
+            }
+        }
+
         let p = ply as usize;
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -301,7 +389,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             }
         }
-        self.order(p, tt_move, self.params.beam);
+        self.order(p, tt_move, self.params.beam_at(depth));
         let n = self.moves[p].len();
         if n == 0 {
             return if best_move.is_some() { best } else { DRAW };
@@ -390,10 +478,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
     fn leaf_vcf(&mut self) -> Option<ThreatWin> {
+        self.probe_vcf(self.params.leaf_vcf_nodes)
+    }
+
+    /// A VCF probe for the side to move within `nodes` threat nodes (counted as search nodes).
+    fn probe_vcf(&mut self, nodes: u64) -> Option<ThreatWin> {
         if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
             return None;
         }
-        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
+        let limits = ThreatLimits::nodes(nodes);
         let r = self
             .game
             .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
@@ -529,10 +622,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             };
             let Some((s, m)) = found else { break };
-            if self.aborted && result.is_some() {
-                // An unfinished iteration only overrides when it found a better move
-                // than the previous best at the full window.
-                break;
+            if self.aborted {
+                if let Some(r) = result.as_mut() {
+                    // An unfinished iteration searched the previous best first; a move
+                    // that then beat it inside the window (its search finished) is the
+                    // better move. At or below `lo` a score is only an upper bound.
+                    if m != r.best && s > lo {
+                        r.best = m;
+                        r.score = s;
+                        r.nodes = self.nodes;
+                        r.pv = vec![m];
+                    }
+                    break;
+                }
             }
             prev = s;
             let pv = self.pv_line(m, depth as usize + 4);
@@ -764,6 +866,36 @@ fn fallback<G: Game>(game: &G, exclude: &[Move]) -> Option<SearchResult> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn params_are_set_by_name_and_bad_ones_refused() {
+        let mut p = Params::default();
+        p.set("beam", "12").unwrap();
+        p.set("lmr_far", " 7").unwrap();
+        assert_eq!((p.beam, p.lmr_far), (12, 7));
+        assert_eq!(
+            p.set("beam", "x"),
+            Err(ParamError::BadValue("beam".into(), "x".into()))
+        );
+        assert_eq!(p.set("nope", "1"), Err(ParamError::Unknown("nope".into())));
+        assert_eq!(p.beam, 12);
+    }
+
+    #[test]
+    fn the_beam_narrows_towards_the_frontier() {
+        let mut p = Params {
+            beam_min: 40,
+            beam_step: 0,
+            ..Params::default()
+        };
+        assert_eq!((p.beam_at(1), p.beam_at(9)), (40, 40));
+        p.beam_min = 8;
+        p.beam_step = 5;
+        assert_eq!(
+            (p.beam_at(0), p.beam_at(1), p.beam_at(3), p.beam_at(20)),
+            (8, 8, 18, 40)
+        );
+    }
+
     use super::*;
     use crate::game::gomoku::{Board, Freestyle};
     use crate::game::Color;

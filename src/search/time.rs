@@ -19,6 +19,10 @@ pub const MAX_RESERVE_MS: i64 = 1000;
 pub const RESERVE_PERMILLE: i64 = 120;
 /// Time for a "move now" answer (time already out): enough to pick a sensible move.
 pub const PANIC_MS: i64 = 15;
+/// With a fixed turn limit, no new iteration starts after this share of it, per mille: an
+/// iteration started later rarely finishes, though a better root move it finds on the way
+/// is still played.
+pub const TURN_OPTIMUM_PERMILLE: i64 = 700;
 /// Match time is shared as if this many moves were still to come.
 pub const MOVES_TO_GO: i64 = 22;
 /// Never spend more than 1/this of the remaining match time on one move.
@@ -63,12 +67,10 @@ impl Clock {
             None => Some(DEFAULT_TURN_MS),
         };
         let (mut opt, mut max) = match turn {
-            // With a fixed turn limit, an iteration started late is usually wasted: aim at
-            // half and let the hard limit catch the rest.
             Some(t) if t == PANIC_MS => (PANIC_MS / 2, PANIC_MS),
             Some(t) => {
                 let m = t - reserve(t);
-                (m / 2, m)
+                (m * TURN_OPTIMUM_PERMILLE / 1000, m)
             }
             None => (i64::MAX, i64::MAX),
         };

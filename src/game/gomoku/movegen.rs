@@ -216,6 +216,28 @@ impl<R: Rule> Board<R> {
 
     /// Static evaluation for the side to move: the difference of the two colours' sums of
     /// per-cell values, a tempo bonus, and a large term when a five is on for one move.
+    /// What having the move is worth in threats (the caller checked that the opponent has
+    /// no five point). An open four or a double four of ours wins: a counter-four comes too
+    /// late. A four-three wins when the opponent cannot make a four (its block could be one);
+    /// a double three can be stopped only by a counter-four or a counter open three.
+    fn tempo_threat(&self, me: Color, opp: Color) -> i32 {
+        let opp_fours = self.has_code_at_least(opp, Code::Four);
+        if self.code_count(me, Code::OpenFour) + self.code_count(me, Code::DoubleFour) > 0
+            || (!opp_fours && self.code_count(me, Code::FourThree) > 0)
+        {
+            params::THREAT_WIN
+        } else if !opp_fours
+            && self.code_count(me, Code::DoubleThree) > 0
+            && self.code_count(opp, Code::OpenFour) == 0
+            // Renju black's double three is a foul, not a threat.
+            && !(R::RENJU && me == Color::Black)
+        {
+            params::DOUBLE_THREE_NEXT
+        } else {
+            0
+        }
+    }
+
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
@@ -224,6 +246,8 @@ impl<R: Rule> Board<R> {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {
             v -= params::LOSS_NEXT;
+        } else if self.code_count(opp, Code::Five) == 0 {
+            v += self.tempo_threat(me, opp);
         }
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
     }

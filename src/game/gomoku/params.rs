@@ -28,6 +28,15 @@ pub const WIN_NEXT: i32 = 20_000;
 /// Eval points when the opponent has two or more five points and the side to move none.
 pub const LOSS_NEXT: i32 = 15_000;
 
+/// Eval points when the side to move has a winning threat the opponent cannot interrupt (an
+/// open four or double four; a four-three when the opponent cannot make a four): a win a few
+/// plies on that the pattern sum (symmetric in the two sides) would miss.
+pub const THREAT_WIN: i32 = 6_000;
+
+/// Eval points when the side to move can make two open threes at once and the opponent can
+/// neither make a four nor has an open three to answer with: usually a win.
+pub const DOUBLE_THREE_NEXT: i32 = 1_500;
+
 /// Ordering rank of a cell by the code the side to move gets by playing it.
 pub const ATTACK: [i32; NUM_CODES] = [
     0, 0, 40, 120, 250, 200, 300, 1_200, 4_000, 1_500, 8_000, 20_000, 20_000, 1_000_000,
