@@ -97,7 +97,9 @@ impl TransTable {
     pub fn new(entries: usize) -> TransTable {
         let buckets = next_prime((entries / 2).max(2));
         let slots = vec![0u64; 2 * buckets + 1];
-        advise_huge_pages(&slots);
+        if slots.len() >= HUGE_PAGE_MIN_ENTRIES {
+            advise_huge_pages(&slots);
+        }
         let base = (slots.as_ptr() as usize / 8) % 2;
         TransTable {
             slots,
@@ -194,10 +196,15 @@ impl TransTable {
     }
 }
 
+/// Tables from this many entries (128 MB) ask for huge pages: only the long solves, because
+/// the kernel may compact memory to serve them, a stall of up to milliseconds at a page's
+/// first touch that a timed move or a benchmark of thousand short solves should not pay.
+const HUGE_PAGE_MIN_ENTRIES: usize = 1 << 24;
+
 /// Asks Linux to back a large table with transparent huge pages. Nearly every probe of a
 /// big solve misses the caches, and with 4 KB pages it also misses the TLB: 2 MB pages save
-/// that page walk (measured: about a third of the time per node on 7×6). Only advice:
-/// the pages stay lazily zeroed, and a refusal (THP disabled) changes nothing.
+/// that page walk. Only advice: the pages stay lazily zeroed, and a refusal (THP disabled)
+/// changes nothing.
 #[cfg(target_os = "linux")]
 fn advise_huge_pages(slots: &[u64]) {
     extern "C" {
