@@ -50,11 +50,14 @@ pub struct Probe {
 
 /// Bounds stored per position, two entries per bucket, each packed in one `u64`:
 /// bits 0..32 the check (the digest's low 32 bits), 32..48 the encoded bound (0 = empty),
-/// 48..53 the cut-off column + 1 (0 = none), 56..64 the work (log2 of the nodes searched
-/// under the entry). A bucket is 16 bytes aligned to 16, so a probe touches one cache line.
-/// The first entry keeps the costlier position (a result that took millions of nodes is not
-/// evicted by a leaf), the second is always replaced: on a solve of billions of nodes the
-/// table is full and the replacement rule decides how much work is redone. The buckets
+/// 48..53 the cut-off column + 1 (0 = none), 53..56 the search generation, 56..64 the work
+/// (log2 of the nodes searched under the entry). A bucket is 16 bytes aligned to 16, so a
+/// probe touches one cache line. The first entry keeps the costlier position of the current
+/// search (a result that took millions of nodes is not evicted by a leaf), the second is
+/// always replaced: on a solve of billions of nodes the table is full and the replacement
+/// rule decides how much work is redone. An entry of an earlier search (the engine keeps
+/// the table from move to move) stays valid but loses its claim on the first entry, so that
+/// stale costly positions do not hold half the table for the rest of the game. The buckets
 /// written since the last reset are remembered, so that a reset between small searches (the
 /// benchmark solves 1000 positions of a few hundred nodes each) costs what was used rather
 /// than the whole table.
@@ -66,11 +69,15 @@ pub struct TransTable {
     buckets: usize,
     /// Buckets first written since the last reset (while few).
     touched: Vec<u32>,
+    /// The current search's generation, already shifted to its bits.
+    generation: u64,
 }
 
 const CHECK_MASK: u64 = 0xffff_ffff;
 const VALUE_SHIFT: u32 = 32;
 const COLUMN_SHIFT: u32 = 48;
+const GENERATION_SHIFT: u32 = 53;
+const GENERATION_MASK: u64 = 0x7 << GENERATION_SHIFT;
 const WORK_SHIFT: u32 = 56;
 
 #[inline]
@@ -106,6 +113,7 @@ impl TransTable {
             base,
             buckets,
             touched: Vec::new(),
+            generation: 0,
         }
     }
 
@@ -160,10 +168,14 @@ impl TransTable {
         let e = check
             | (u64::from(value) << VALUE_SHIFT)
             | (column << COLUMN_SHIFT)
+            | self.generation
             | (work << WORK_SHIFT);
         if same(first) {
             self.slots[i] = e;
-        } else if first == 0 || work >= entry_work(first) {
+        } else if first == 0
+            || first & GENERATION_MASK != self.generation
+            || work >= entry_work(first)
+        {
             // The costlier result takes the first entry; the one it displaces goes to the
             // second (over this position's own older entry, if that is where it was).
             if first != 0 {
@@ -173,6 +185,12 @@ impl TransTable {
         } else {
             self.slots[i + 1] = e;
         }
+    }
+
+    /// Starts a new search: the entries stored so far keep their bounds but no longer
+    /// outrank the new ones in the replacement rule.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + (1 << GENERATION_SHIFT)) & GENERATION_MASK;
     }
 
     /// Empties the table: only the written buckets when few were, else everything.
@@ -258,6 +276,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             .map(|i| (w as i64 / 2 + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as usize)
             .collect::<Vec<_>>();
         let cells = g.cells() as i32;
+        tt.new_search();
         Solver {
             g,
             tt,
@@ -635,6 +654,13 @@ mod tests {
         tt.put(b, 40, Some(0), 30);
         assert_eq!(tt.get(b).map(|p| p.value), Some(40));
         assert_eq!(tt.get(a).map(|p| p.value), Some(12), "demoted, not lost");
+        // A new search: the costly old entry still answers, but a cheap new one displaces it.
+        tt.new_search();
+        assert_eq!(tt.get(b).map(|p| p.value), Some(40));
+        tt.put(c, 33, None, 1);
+        assert_eq!(tt.get(c).map(|p| p.value), Some(33));
+        assert_eq!(tt.get(b).map(|p| p.value), Some(40), "demoted, not lost");
+        assert_eq!(tt.get(a), None);
     }
 
     #[test]
