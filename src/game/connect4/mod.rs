@@ -773,8 +773,8 @@ mod tests {
         assert_send_sync::<Connect4>();
         assert_eq!(tt_entries(None), THINK_TT_ENTRIES);
         assert_eq!(tt_entries(Some(0)), THINK_TT_ENTRIES);
-        // 70 MB allows about 3.9M entries of 6 bytes in a third of it.
-        assert_eq!(tt_entries(Some(70_000_000)), 70_000_000 / 3 / 6);
+        // 70 MB allows about 2.9M entries of 8 bytes in a third of it.
+        assert_eq!(tt_entries(Some(70_000_000)), 70_000_000 / 3 / 8);
         assert_eq!(tt_entries(Some(1000)), 1 << 12);
     }
 

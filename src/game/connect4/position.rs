@@ -21,6 +21,8 @@ pub struct Geometry<B: Bits> {
     pub board: B,
     /// Column masks, index = column.
     columns: Vec<B>,
+    /// Column masks with the spare bit on top (where a key `current + mask` may carry).
+    stripes: Vec<B>,
 }
 
 impl<B: Bits> Geometry<B> {
@@ -32,6 +34,7 @@ impl<B: Bits> Geometry<B> {
         let mut bottom = B::ZERO;
         let mut board = B::ZERO;
         let mut columns = Vec::with_capacity(width);
+        let mut stripes = Vec::with_capacity(width);
         for c in 0..width {
             let mut col = B::ZERO;
             for r in 0..height {
@@ -40,6 +43,7 @@ impl<B: Bits> Geometry<B> {
             bottom = bottom | B::bit(c * (height + 1));
             board = board | col;
             columns.push(col);
+            stripes.push(col | B::bit(c * (height + 1) + height));
         }
         Some(Geometry {
             width,
@@ -48,6 +52,7 @@ impl<B: Bits> Geometry<B> {
             bottom,
             board,
             columns,
+            stripes,
         })
     }
 
@@ -77,6 +82,25 @@ impl<B: Bits> Geometry<B> {
         (0..self.height)
             .find(|&r| !(mv & self.cell(col, r)).is_zero())
             .unwrap_or(0)
+    }
+
+    /// The bits of `b` seen in a mirror (column c ↔ W−1−c). Within a column the bits keep
+    /// their rows, so it applies to the key `current + mask` as well as to each bitboard.
+    #[inline]
+    pub fn mirror(&self, b: B) -> B {
+        let stride = self.height + 1;
+        let mut out = B::ZERO;
+        for c in 0..self.width {
+            let m = self.width - 1 - c;
+            let col = b & self.stripes[c];
+            out = out
+                | if m >= c {
+                    col.shl((m - c) * stride)
+                } else {
+                    col.shr((c - m) * stride)
+                };
+        }
+        out
     }
 
     /// Empty cells where one more stone of `stones` would complete k in a row.
@@ -229,25 +253,9 @@ impl<B: Bits> Position<B> {
 
     /// The position seen in a mirror (column c ↔ W−1−c).
     pub fn mirrored(&self, g: &Geometry<B>) -> Position<B> {
-        let stride = g.height + 1;
-        let mut current = B::ZERO;
-        let mut mask = B::ZERO;
-        for c in 0..g.width {
-            let m = g.width - 1 - c;
-            let shift = |b: B| {
-                let col = b & g.column_mask(c);
-                if m >= c {
-                    col.shl((m - c) * stride)
-                } else {
-                    col.shr((c - m) * stride)
-                }
-            };
-            current = current | shift(self.current);
-            mask = mask | shift(self.mask);
-        }
         Position {
-            current,
-            mask,
+            current: g.mirror(self.current),
+            mask: g.mirror(self.mask),
             moves: self.moves,
         }
     }
@@ -395,10 +403,12 @@ mod tests {
     #[test]
     fn mirror_is_an_involution_and_swaps_columns() {
         let g = g7();
-        let p = parse_sequence(&g, "1123").unwrap();
+        let p = parse_sequence(&g, "112311112").unwrap();
         let m = p.mirrored(&g);
-        assert_eq!(m, parse_sequence(&g, "7765").unwrap());
+        assert_eq!(m, parse_sequence(&g, "776577776").unwrap());
         assert_eq!(m.mirrored(&g), p);
+        // The key of the mirror image is the mirror of the key (no carry leaves a column).
+        assert_eq!(g.mirror(p.key()), m.key());
     }
 
     #[test]

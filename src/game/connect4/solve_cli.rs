@@ -4,7 +4,9 @@
 //! The input notation is the common one (played columns, 1-based, `a` = 10), optionally
 //! followed by an expected score; the output line is `position score nodes microseconds`,
 //! with ` MISMATCH expected=<e>` appended when an expected score disagrees, and
-//! `position ERROR <reason>` for a position that cannot be set up. The transposition table
+//! `position ERROR <reason>` for a position that cannot be set up, `position TIMEOUT nodes
+//! microseconds` for one not solved within `--timeout-s`. `-` is the empty board (an empty
+//! line is skipped). The transposition table
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
@@ -17,8 +19,12 @@ use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
 
-/// Largest table `--tt-entries` may ask for (about 100 MB).
-const MAX_TT_ENTRIES: usize = 1 << 24;
+/// Largest table `--tt-entries` may ask for (8 bytes each: 1 GB), for the long solves of
+/// early 7×6 positions, where a larger table saves more nodes than it costs.
+const MAX_TT_ENTRIES: usize = 1 << 27;
+
+/// The notation of the empty board (an empty line is skipped, as in the benchmark files).
+const EMPTY_BOARD: &str = "-";
 
 /// Options of the `solve` subcommand.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,6 +34,8 @@ struct SolveOptions {
     k: usize,
     weak: bool,
     tt_entries: usize,
+    /// Give up a position after this many seconds (`TIMEOUT` line).
+    timeout_s: Option<f64>,
 }
 
 fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
@@ -37,6 +45,7 @@ fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
         k: DEFAULT_K,
         weak: false,
         tt_entries: DEFAULT_TT_ENTRIES,
+        timeout_s: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -51,8 +60,18 @@ fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
             "--k" | "-k" => o.k = value("--k")?,
             "--tt-entries" => o.tt_entries = value("--tt-entries")?,
             "--weak" => o.weak = true,
+            "--timeout-s" => {
+                let v = it.next().context("--timeout-s needs a value")?;
+                let t: f64 = v
+                    .parse()
+                    .with_context(|| format!("--timeout-s: bad number {v:?}"))?;
+                if !(t > 0.0 && t.is_finite()) {
+                    bail!("--timeout-s must be positive");
+                }
+                o.timeout_s = Some(t);
+            }
             other => bail!(
-                "unknown argument {other:?} (usage: solve [--width W] [--height H] [--k K] [--weak])"
+                "unknown argument {other:?} (usage: solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N] [--timeout-s S])"
             ),
         }
     }
@@ -80,23 +99,40 @@ pub struct Solved {
     pub micros: u128,
 }
 
-/// Solves one position string; `Err` carries the reason it cannot be set up.
+/// Why a line has no score.
+#[derive(Clone, Debug, PartialEq)]
+enum Unsolved {
+    /// The position cannot be set up.
+    Illegal(String),
+    /// The time limit ran out after this many nodes and microseconds.
+    Timeout { nodes: u64, micros: u128 },
+}
+
+/// Solves one position string (`-` is the empty board), within `timeout_s` if given.
 fn solve_one<B: Bits>(
     g: &Geometry<B>,
     seq: &str,
     weak: bool,
+    timeout_s: Option<f64>,
     tt: &mut TransTable,
-) -> Result<Solved, String> {
-    let p = parse_sequence(g, seq).map_err(|e| e.to_string())?;
+) -> Result<Solved, Unsolved> {
+    let moves = if seq == EMPTY_BOARD { "" } else { seq };
+    let p = parse_sequence(g, moves).map_err(|e| Unsolved::Illegal(e.to_string()))?;
     tt.reset();
     let t0 = Instant::now();
-    let mut s = Solver::new(g, tt);
-    let score = s.solve(&p, weak).ok_or("search aborted")?;
-    Ok(Solved {
-        score,
-        nodes: s.nodes,
-        micros: t0.elapsed().as_micros(),
-    })
+    let deadline = timeout_s.map(|t| t0 + std::time::Duration::from_secs_f64(t));
+    let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut s = Solver::new(g, tt).with_stop(&out_of_time);
+    let score = s.solve(&p, weak);
+    let (nodes, micros) = (s.nodes, t0.elapsed().as_micros());
+    match score {
+        Some(score) => Ok(Solved {
+            score,
+            nodes,
+            micros,
+        }),
+        None => Err(Unsolved::Timeout { nodes, micros }),
+    }
 }
 
 fn run<B: Bits>(
@@ -111,7 +147,7 @@ fn run<B: Bits>(
         let mut fields = line.split_whitespace();
         let Some(seq) = fields.next() else { continue };
         let expected = fields.next().map(|e| e.parse::<i32>());
-        match solve_one(&g, seq, o.weak, &mut tt) {
+        match solve_one(&g, seq, o.weak, o.timeout_s, &mut tt) {
             Ok(r) => {
                 write!(out, "{seq} {} {} {}", r.score, r.nodes, r.micros)?;
                 match expected {
@@ -123,14 +159,17 @@ fn run<B: Bits>(
                 }
                 writeln!(out)?;
             }
-            Err(why) => writeln!(out, "{seq} ERROR {why}")?,
+            Err(Unsolved::Illegal(why)) => writeln!(out, "{seq} ERROR {why}")?,
+            Err(Unsolved::Timeout { nodes, micros }) => {
+                writeln!(out, "{seq} TIMEOUT {nodes} {micros}")?
+            }
         }
         out.flush()?;
     }
     Ok(())
 }
 
-/// `pbrain-wuzi solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N]`:
+/// `pbrain-wuzi solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N] [--timeout-s S]`:
 /// positions on `input`, one result line each on `out`.
 pub fn solve_cli(
     args: &[String],
@@ -176,7 +215,8 @@ pub fn bench_sets(
             let exp: i32 = exp
                 .parse()
                 .with_context(|| format!("bad score in {line:?}"))?;
-            let r = solve_one(&g, seq, weak, &mut tt).map_err(|e| anyhow::anyhow!("{seq}: {e}"))?;
+            let r = solve_one(&g, seq, weak, None, &mut tt)
+                .map_err(|e| anyhow::anyhow!("{seq}: {e:?}"))?;
             let exp = if weak { exp.signum() } else { exp };
             if r.score != exp {
                 wrong += 1;
@@ -247,6 +287,23 @@ mod tests {
             lines[2].contains("ERROR") && lines[2].contains("won"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn empty_board_and_timeout() {
+        // 4×4 is a draw; the empty board is written `-`.
+        let out = run_cli(
+            &["--width", "4", "--height", "4", "--tt-entries", "65536"],
+            "-\n",
+        );
+        assert_eq!(out.split_whitespace().nth(1), Some("0"), "{out}");
+        // The empty 7×6 board takes minutes: a millisecond limit reports the nodes so far.
+        let out = run_cli(&["--timeout-s", "0.001", "--tt-entries", "65536"], "-\n");
+        let f: Vec<&str> = out.split_whitespace().collect();
+        assert_eq!(&f[..2], &["-", "TIMEOUT"], "{out}");
+        assert!(f[2].parse::<u64>().unwrap() > 0);
+        let args = vec!["--timeout-s".to_string(), "-1".to_string()];
+        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
     }
 
     #[test]

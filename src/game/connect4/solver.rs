@@ -4,11 +4,17 @@
 //! by a sequence of null-window searches that bisect the possible range (biased toward 0,
 //! where most positions lie); only moves that do not lose at once are searched, a single
 //! forced block is played without branching, and moves are tried by the number of winning
-//! cells they create (ties: centre first). The transposition table keeps upper bounds after
-//! fail-low nodes and lower bounds after cut-offs, in one slot per key: a prime-sized table
-//! indexed by key mod size with a 32-bit check, which is exact for boards of up to
-//! 55 bits (7×6 is 49) by the Chinese remainder theorem, and hashed (so near exact) beyond.
-//! At the root the moves of a mirror-symmetric position are searched on one half only.
+//! cells they create (ties: centre first), after the column that last caused a cut-off in
+//! the same position. The transposition table keeps upper bounds after fail-low nodes and
+//! lower bounds after cut-offs, in two-entry buckets (the costlier result and the latest):
+//! a prime number of buckets indexed by key mod size with a 32-bit check, which is exact
+//! for boards of up to 55 bits (7×6 is 49) by the Chinese remainder theorem, and hashed (so
+//! near exact) beyond. A position and its mirror image share one entry (the smaller key),
+//! and at the root the moves of a mirror-symmetric position are searched on one half only.
+//! Beyond Pons: the buckets, the cut-off column and the mirror key, which on the long solves
+//! of early 7×6 positions save about a third of the nodes (first move `1`: 603M → 395M).
+//! Pons' bisection of the score range is kept: probing 0 first, which suits the near-0
+//! scores of the opening, made the mid-game positions of the public sets ten times dearer.
 //!
 //! Scores follow the published convention: 0 draw, a win is (W·H + 1 − stones before the
 //! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
@@ -40,74 +46,212 @@ pub fn next_prime(n: usize) -> usize {
     (n.max(2)..).find(|&m| is_prime(m)).unwrap_or(2)
 }
 
-/// Bounds stored per position; 0 means empty. The slots written since the last reset are
-/// remembered, so that a reset between small searches (the benchmark solves 1000 positions
-/// of a few hundred nodes each) costs what was used rather than the whole table.
+/// One table hit: the stored bound (encoded as in [`Solver`]) and the column that last
+/// caused a cut-off here, if any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub value: u16,
+    pub column: Option<usize>,
+}
+
+/// Bounds stored per position, two entries per bucket, each packed in one `u64`:
+/// bits 0..32 the check (the digest's low 32 bits), 32..48 the encoded bound (0 = empty),
+/// 48..53 the cut-off column + 1 (0 = none), 53..56 the search generation, 56..64 the work
+/// (log2 of the nodes searched under the entry). A bucket is 16 bytes aligned to 16, so a
+/// probe touches one cache line. The first entry keeps the costlier position of the current
+/// search (a result that took millions of nodes is not evicted by a leaf), the second is
+/// always replaced: on a solve of billions of nodes the table is full and the replacement
+/// rule decides how much work is redone. An entry of an earlier search (the engine keeps
+/// the table from move to move) stays valid but loses its claim on the first entry, so that
+/// stale costly positions do not hold half the table for the rest of the game. The buckets
+/// written since the last reset are remembered, so that a reset between small searches (the
+/// benchmark solves 1000 positions of a few hundred nodes each) costs what was used rather
+/// than the whole table.
 pub struct TransTable {
-    checks: Vec<u32>,
-    values: Vec<u16>,
+    /// `2 · buckets` entries from `base`, which makes the first one 16-byte aligned. A plain
+    /// `u64` vector (rather than an aligned bucket type) keeps the allocation lazily zeroed.
+    slots: Vec<u64>,
+    base: usize,
+    buckets: usize,
+    /// Buckets first written since the last reset (while few).
     touched: Vec<u32>,
+    /// The current search's generation, already shifted to its bits.
+    generation: u64,
+}
+
+const CHECK_MASK: u64 = 0xffff_ffff;
+const VALUE_SHIFT: u32 = 32;
+const COLUMN_SHIFT: u32 = 48;
+const GENERATION_SHIFT: u32 = 53;
+const GENERATION_MASK: u64 = 0x7 << GENERATION_SHIFT;
+const WORK_SHIFT: u32 = 56;
+
+#[inline]
+fn entry_value(e: u64) -> u16 {
+    (e >> VALUE_SHIFT) as u16
+}
+
+#[inline]
+fn entry_work(e: u64) -> u64 {
+    e >> WORK_SHIFT
+}
+
+#[inline]
+fn entry_column(e: u64) -> u64 {
+    (e >> COLUMN_SHIFT) & 0x1f
 }
 
 impl TransTable {
-    /// Bytes per entry: a 32-bit check and a 16-bit bound.
-    pub const ENTRY_BYTES: usize = 6;
+    /// Bytes per entry: check, bound, column and work in one `u64`.
+    pub const ENTRY_BYTES: usize = 8;
 
-    /// A table of the smallest prime number of entries at or above `entries`.
+    /// A table of about `entries` entries: a prime number of two-entry buckets.
     /// Memory is zeroed lazily by the allocator, so a fresh table costs only what is touched.
     pub fn new(entries: usize) -> TransTable {
-        let n = next_prime(entries.max(2));
+        let buckets = next_prime((entries / 2).max(2));
+        let slots = vec![0u64; 2 * buckets + 1];
+        if slots.len() >= HUGE_PAGE_MIN_ENTRIES {
+            advise_huge_pages(&slots);
+        }
+        let base = (slots.as_ptr() as usize / 8) % 2;
         TransTable {
-            checks: vec![0; n],
-            values: vec![0; n],
+            slots,
+            base,
+            buckets,
             touched: Vec::new(),
+            generation: 0,
         }
     }
 
-    /// Number of entries (a prime).
+    /// Number of entries (twice a prime).
     pub fn entries(&self) -> usize {
-        self.checks.len()
+        2 * self.buckets
     }
 
+    /// The bucket and the check. The bucket index is the digest modulo a prime and the
+    /// check its low 32 bits, so by the Chinese remainder theorem the pair determines a
+    /// digest below `buckets · 2^32`: exact for keys of up to 55 bits with the default
+    /// table (7×6 keys have 49).
     #[inline]
-    fn slot(&self, digest: u64) -> (usize, u32) {
-        ((digest % self.checks.len() as u64) as usize, digest as u32)
+    fn slot(&self, digest: u64) -> (usize, u64) {
+        let bucket = (digest % self.buckets as u64) as usize;
+        (self.base + 2 * bucket, digest & CHECK_MASK)
     }
 
+    /// The entry stored for `digest`, if any.
     #[inline]
-    fn get(&self, digest: u64) -> u16 {
+    pub fn get(&self, digest: u64) -> Option<Probe> {
         let (i, check) = self.slot(digest);
-        if self.checks[i] == check {
-            self.values[i]
-        } else {
-            0
-        }
+        self.slots[i..i + 2]
+            .iter()
+            .find(|&&e| e & CHECK_MASK == check && entry_value(e) != 0)
+            .map(|&e| Probe {
+                value: entry_value(e),
+                column: entry_column(e).checked_sub(1).map(|c| c as usize),
+            })
     }
 
+    /// Stores a bound (`value` ≠ 0), the cut-off column (kept from an older entry of the
+    /// same position when `None`) and the work it took.
     #[inline]
-    fn put(&mut self, digest: u64, value: u16) {
+    pub fn put(&mut self, digest: u64, value: u16, column: Option<usize>, work: u32) {
         let (i, check) = self.slot(digest);
-        if self.values[i] == 0 && self.touched.len() < self.checks.len() / 8 {
+        let few = self.touched.len() < self.buckets / 8;
+        let (first, second) = (self.slots[i], self.slots[i + 1]);
+        if first == 0 && second == 0 && few {
             self.touched.push(i as u32);
         }
-        self.checks[i] = check;
-        self.values[i] = value;
+        let same = |e: u64| e != 0 && e & CHECK_MASK == check;
+        let old_column = if same(first) {
+            entry_column(first)
+        } else if same(second) {
+            entry_column(second)
+        } else {
+            0
+        };
+        let column = column.map_or(old_column, |c| (c as u64 + 1) & 0x1f);
+        let work = u64::from(work.min(255));
+        let e = check
+            | (u64::from(value) << VALUE_SHIFT)
+            | (column << COLUMN_SHIFT)
+            | self.generation
+            | (work << WORK_SHIFT);
+        if same(first) {
+            self.slots[i] = e;
+        } else if first == 0
+            || first & GENERATION_MASK != self.generation
+            || work >= entry_work(first)
+        {
+            // The costlier result takes the first entry; the one it displaces goes to the
+            // second (over this position's own older entry, if that is where it was).
+            if first != 0 {
+                self.slots[i + 1] = first;
+            }
+            self.slots[i] = e;
+        } else {
+            self.slots[i + 1] = e;
+        }
     }
 
-    /// Empties the table: only the written slots when few were, else everything.
+    /// Starts a new search: the entries stored so far keep their bounds but no longer
+    /// outrank the new ones in the replacement rule.
+    pub fn new_search(&mut self) {
+        self.generation = (self.generation + (1 << GENERATION_SHIFT)) & GENERATION_MASK;
+    }
+
+    /// Empties the table: only the written buckets when few were, else everything.
     pub fn reset(&mut self) {
-        if self.touched.len() < self.checks.len() / 8 {
+        if self.touched.len() < self.buckets / 8 {
             for &i in &self.touched {
-                self.checks[i as usize] = 0;
-                self.values[i as usize] = 0;
+                let i = i as usize;
+                self.slots[i] = 0;
+                self.slots[i + 1] = 0;
             }
         } else {
-            self.checks.fill(0);
-            self.values.fill(0);
+            self.slots.fill(0);
         }
         self.touched.clear();
     }
+
+    /// Whether every entry is empty.
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.slots.iter().all(|&e| e == 0)
+    }
 }
+
+/// Tables from this many entries (128 MB) ask for huge pages: only the long solves, because
+/// the kernel may compact memory to serve them, a stall of up to milliseconds at a page's
+/// first touch that a timed move or a benchmark of thousand short solves should not pay.
+const HUGE_PAGE_MIN_ENTRIES: usize = 1 << 24;
+
+/// Asks Linux to back a large table with transparent huge pages. Nearly every probe of a
+/// big solve misses the caches, and with 4 KB pages it also misses the TLB: 2 MB pages save
+/// that page walk. Only advice: the pages stay lazily zeroed, and a refusal (THP disabled)
+/// changes nothing.
+#[cfg(target_os = "linux")]
+fn advise_huge_pages(slots: &[u64]) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
+    }
+    const MADV_HUGEPAGE: i32 = 14;
+    const PAGE: usize = 4096;
+    const HUGE: usize = 2 << 20;
+    let start = (slots.as_ptr() as usize).div_ceil(PAGE) * PAGE;
+    let end = slots.as_ptr() as usize + std::mem::size_of_val(slots);
+    if end > start + HUGE {
+        let len = (end - start) / PAGE * PAGE;
+        // SAFETY: the range is page-aligned and lies inside the live allocation of `slots`;
+        // MADV_HUGEPAGE changes only how the kernel backs those pages, never their contents
+        // or the mapping's validity, and the result is deliberately ignored.
+        unsafe {
+            madvise(start as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn advise_huge_pages(_slots: &[u64]) {}
 
 /// Exact score of a position the side to move wins with its next stone.
 #[inline]
@@ -138,6 +282,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             .map(|i| (w as i64 / 2 + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as usize)
             .collect::<Vec<_>>();
         let cells = g.cells() as i32;
+        tt.new_search();
         Solver {
             g,
             tt,
@@ -251,8 +396,15 @@ impl<'a, B: Bits> Solver<'a, B> {
         Some((if weak { min.signum() } else { min }, best))
     }
 
-    /// Sorted moves (best first) of a mask, by threats created then centre order.
-    fn sorted_moves(&self, p: &Position<B>, moves: B, out: &mut [(B, u32); 16]) -> usize {
+    /// Sorted moves (best first) of a mask: the table's cut-off column `first`, then by
+    /// threats created, then centre order.
+    fn sorted_moves(
+        &self,
+        p: &Position<B>,
+        moves: B,
+        first: Option<usize>,
+        out: &mut [(B, u32); 16],
+    ) -> usize {
         let mut n = 0;
         // Insertion in reverse centre order, popping from the back: among equal scores the
         // centre comes first, exactly as Pons' MoveSorter.
@@ -261,7 +413,11 @@ impl<'a, B: Bits> Solver<'a, B> {
             if mv.is_zero() {
                 continue;
             }
-            let score = p.move_score(self.g, mv);
+            let score = if first == Some(c) {
+                u32::MAX
+            } else {
+                p.move_score(self.g, mv)
+            };
             let mut pos = n;
             while pos > 0 && out[pos - 1].1 > score {
                 out[pos] = out[pos - 1];
@@ -286,7 +442,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let symmetric = p.mirrored(g) == *p;
         let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, &mut moves);
+        let n = self.sorted_moves(p, possible, None, &mut moves);
         let mut best = None;
         for i in (0..n).rev() {
             let mv = moves[i].0;
@@ -311,12 +467,27 @@ impl<'a, B: Bits> Solver<'a, B> {
         (alpha, best)
     }
 
-    /// Pons' negamax. Precondition: the side to move cannot win at once.
+    /// The table digest of a position and whether it is the mirror image's: a position and
+    /// its mirror share one entry (same value, columns mirrored).
+    #[inline]
+    fn digest(&self, p: &Position<B>) -> (u64, bool) {
+        let key = p.key().digest();
+        let mirrored = self.g.mirror(p.key()).digest();
+        if mirrored < key {
+            (mirrored, true)
+        } else {
+            (key, false)
+        }
+    }
+
+    /// Pons' negamax, with the cut-off column and the work stored in the table.
+    /// Precondition: the side to move cannot win at once.
     fn negamax(&mut self, p: &Position<B>, mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.check_abort() {
             return 0;
         }
+        let nodes_before = self.nodes;
         let g = self.g;
         let cells = g.cells();
         let possible = p.non_losing_moves(g);
@@ -340,9 +511,12 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return beta;
             }
         }
-        let digest = p.key().digest();
-        let val = self.tt.get(digest) as i32;
-        if val != 0 {
+        let (digest, flipped) = self.digest(p);
+        let orient = |c: usize| if flipped { g.width - 1 - c } else { c };
+        let mut tt_column = None;
+        if let Some(probe) = self.tt.get(digest) {
+            let val = probe.value as i32;
+            tt_column = probe.column.filter(|&c| c < g.width).map(orient);
             if val > self.max_score - self.min_score + 1 {
                 min = val + 2 * self.min_score - self.max_score - 2;
                 if alpha < min {
@@ -362,7 +536,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
         let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, &mut moves);
+        let n = self.sorted_moves(p, possible, tt_column, &mut moves);
         for i in (0..n).rev() {
             let mut child = *p;
             child.play(moves[i].0);
@@ -372,15 +546,25 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             if score >= beta {
                 let v = score + self.max_score - 2 * self.min_score + 2;
-                self.tt.put(digest, v as u16);
+                let col = g.column_of(moves[i].0).map(orient);
+                let work = self.work_since(nodes_before);
+                self.tt.put(digest, v as u16, col, work);
                 return score;
             }
             if score > alpha {
                 alpha = score;
             }
         }
-        self.tt.put(digest, (alpha - self.min_score + 1) as u16);
+        let work = self.work_since(nodes_before);
+        self.tt
+            .put(digest, (alpha - self.min_score + 1) as u16, None, work);
         alpha
+    }
+
+    /// log2 of the nodes searched since `before` (the replacement priority in the table).
+    #[inline]
+    fn work_since(&self, before: u64) -> u32 {
+        64 - (self.nodes - before).leading_zeros()
     }
 }
 
@@ -438,11 +622,51 @@ mod tests {
                 s.nodes
             };
             tt.reset();
-            assert!(tt.values.iter().all(|&v| v == 0) && tt.checks.iter().all(|&c| c == 0));
+            assert!(tt.is_empty());
             let mut s = Solver::new(&g, &mut tt).with_node_limit(Some(5_000));
             let _ = s.solve(&p, false);
             assert_eq!(s.nodes, first, "a reset table searches the same tree");
         }
+    }
+
+    /// The costlier entry keeps its place in a full bucket; the column and the bound of
+    /// a position survive its other entries' churn, and a bound without a column keeps the
+    /// older column.
+    #[test]
+    fn table_keeps_costly_entries_and_columns() {
+        let mut tt = TransTable::new(4);
+        let buckets = (tt.entries() / 2) as u64;
+        let (a, b, c) = (7, 7 + buckets, 7 + 2 * buckets); // one bucket, three keys
+        tt.put(a, 30, Some(3), 20);
+        tt.put(b, 31, None, 2);
+        tt.put(c, 32, Some(15), 1);
+        assert_eq!(
+            tt.get(a),
+            Some(Probe {
+                value: 30,
+                column: Some(3)
+            })
+        );
+        assert_eq!(tt.get(b), None, "the cheap entry made room");
+        assert_eq!(tt.get(c).map(|p| p.column), Some(Some(15)));
+        tt.put(a, 12, None, 25);
+        assert_eq!(
+            tt.get(a),
+            Some(Probe {
+                value: 12,
+                column: Some(3)
+            })
+        );
+        tt.put(b, 40, Some(0), 30);
+        assert_eq!(tt.get(b).map(|p| p.value), Some(40));
+        assert_eq!(tt.get(a).map(|p| p.value), Some(12), "demoted, not lost");
+        // A new search: the costly old entry still answers, but a cheap new one displaces it.
+        tt.new_search();
+        assert_eq!(tt.get(b).map(|p| p.value), Some(40));
+        tt.put(c, 33, None, 1);
+        assert_eq!(tt.get(c).map(|p| p.value), Some(33));
+        assert_eq!(tt.get(b).map(|p| p.value), Some(40), "demoted, not lost");
+        assert_eq!(tt.get(a), None);
     }
 
     #[test]
