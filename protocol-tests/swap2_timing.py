@@ -72,28 +72,36 @@ def pct(xs, q):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--engine", default="target/release/pbrain-wuzi")
+    ap.add_argument("--engine", action="append",
+                    help="engine binary; repeat to compare engines, requests alternate between "
+                         "them so they share the machine's load (default "
+                         "target/release/pbrain-wuzi)")
     ap.add_argument("--n", type=int, default=30)
     ap.add_argument("--turns", default="1000,300")
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--cases", default="0,3,5", help="stone counts to measure")
     ap.add_argument("--log", help="directory for each request's engine stderr (RUST_LOG=debug)")
     a = ap.parse_args()
+    engines = a.engine or ["target/release/pbrain-wuzi"]
     for turn in [int(t) for t in a.turns.split(",")]:
         cases = {0: [[]], 3: THREE, 5: FIVE}
         for k in [int(c) for c in a.cases.split(",")]:
             name, pool = f"{k} stones", cases[k]
-            times, answers = [], {}
+            times = {e: [] for e in engines}
+            answers = {e: {} for e in engines}
             for i in range(a.n):
-                log = a.log and os.path.join(a.log, f"t{turn}-k{k}-{i}.log")
-                ms, ans = one(a.engine, turn, a.threads, pool[i % len(pool)], log)
-                times.append(ms)
-                kind = ans.split()[0] if ans in ("SWAP",) else f"{len(ans.split())} cells"
-                answers[kind] = answers.get(kind, 0) + 1
-            late = sum(t > turn for t in times)
-            print(f"turn {turn:5} {name}: n {len(times)} max {max(times):7.1f} "
-                  f"p99 {pct(times, 0.99):7.1f} median {pct(times, 0.5):7.1f} ms; "
-                  f"late {late}; answers {answers}", flush=True)
+                for j, e in enumerate(engines):
+                    log = a.log and os.path.join(a.log, f"e{j}-t{turn}-k{k}-{i}.log")
+                    ms, ans = one(e, turn, a.threads, pool[i % len(pool)], log)
+                    times[e].append(ms)
+                    kind = "SWAP" if ans == "SWAP" else f"{len(ans.split())} cells"
+                    answers[e][kind] = answers[e].get(kind, 0) + 1
+            for e in engines:
+                ts = times[e]
+                late = sum(t > turn for t in ts)
+                print(f"{e}: turn {turn:5} {name}: n {len(ts)} max {max(ts):7.1f} "
+                      f"p99 {pct(ts, 0.99):7.1f} median {pct(ts, 0.5):7.1f} ms; "
+                      f"late {late}; answers {answers[e]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -951,9 +951,6 @@ impl Engine {
             Self::check_on_board(&pos, m)?;
             pos.try_play(m).map_err(|e| EngineError::Move(m, e))?;
         }
-        if pos.outcome().is_some() {
-            return Err(EngineError::GameOver);
-        }
         let swap1 = self.settings.opening == OpeningRule::Swap1;
         let plan = SwapPlan::new(limits);
         match stones.len() {
@@ -1000,7 +997,7 @@ impl Engine {
         let mut shapes: Vec<([Move; 3], i32)> = Vec::new();
         for o in opening::swap2_candidates(empty.width(), empty.height()) {
             let mut p = empty.clone();
-            if o.iter().all(|&m| p.try_play(m).is_ok()) && p.outcome().is_none() {
+            if o.iter().all(|&m| p.try_play(m).is_ok()) {
                 shapes.push((o, p.evaluate()));
             }
         }
@@ -1053,10 +1050,7 @@ impl Engine {
             }
             let mut q = p.clone();
             q.play(c.mv);
-            // A black stone that makes five ends the opening: not a proposal.
-            if q.outcome().is_none() {
-                blacks.push((c.mv, q.evaluate()));
-            }
+            blacks.push((c.mv, q.evaluate()));
         }
         let n = blacks.len();
         let mut searched = Vec::new();
