@@ -1006,6 +1006,9 @@ impl Engine {
         let n = shapes.len();
         let mut searched = Vec::new();
         for (i, &(o, _)) in shapes.iter().enumerate() {
+            if plan.enough(&searched, Instant::now()) {
+                break;
+            }
             let mut p = empty.clone();
             for m in o {
                 p.play(m);
@@ -1055,6 +1058,9 @@ impl Engine {
         let n = blacks.len();
         let mut searched = Vec::new();
         for (i, &(b, _)) in blacks.iter().enumerate() {
+            if plan.enough(&searched, Instant::now()) {
+                break;
+            }
             let mut q = p.clone();
             q.play(b);
             match self.swap_search(&q, plan, (3 + i, 3 + n), stop) {
@@ -1212,6 +1218,14 @@ impl SwapPlan {
         self.limits.maximum.is_some_and(|h| now + self.guard() >= h)
     }
 
+    /// Whether a decision with `searched` results so far should start no more steps at
+    /// `now`: past the move's soft target, like a search that starts no new iteration, as
+    /// soon as one step has finished (a stall of the machine then ends the request early
+    /// rather than running the remaining steps up to the hard deadline).
+    fn enough<T>(&self, searched: &[T], now: Instant) -> bool {
+        !searched.is_empty() && self.limits.optimum.is_some_and(|o| now >= o)
+    }
+
     /// Milliseconds from the request's arrival to `t` (for the log).
     fn elapsed_ms(&self, t: Instant) -> u128 {
         t.saturating_duration_since(self.start).as_millis()
@@ -1356,6 +1370,10 @@ mod tests {
         // Past the soft target a step still aims at a second iteration.
         let late = plan.step(4, 6, now).unwrap();
         assert_eq!(late.optimum, Some(now + guard / 2));
+        // Past the move's soft target a decision starts no more steps once one finished.
+        assert!(!plan.enough(&[0], t0 + Duration::from_millis(439)));
+        assert!(plan.enough(&[0], t0 + Duration::from_millis(440)));
+        assert!(!plan.enough::<i32>(&[], t0 + Duration::from_millis(800)));
         // No deadline at all: the steps are bounded by depth only.
         let free = SwapPlan::new(Limits::depth(20));
         let l = free.step(3, 6, Instant::now()).unwrap();
