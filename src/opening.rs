@@ -7,6 +7,7 @@
 //! opening stones), which keeps the decision rules one comparison each.
 
 use crate::game::Move;
+use crate::search::score;
 use std::fmt;
 
 /// Which opening rule `INFO opening_rule` selected.
@@ -160,6 +161,33 @@ pub fn swap2_candidates(width: usize, height: usize) -> Vec<[Move; 3]> {
     out
 }
 
+/// The score a swap decision trusts from a search's iterations (`(depth, score)` in the
+/// order they finished): the mean of the last two. A shallow gomoku search swings by
+/// hundreds of units between odd and even depths (the side that moved last at the horizon
+/// looks better), so a single iteration's score says more about when the search stopped
+/// than about the opening, and comparing or thresholding it would choose by the clock. A
+/// decisive last score (a win found) stands alone. `None` without iterations.
+pub fn settled_score(iterations: &[(u32, i32)]) -> Option<i32> {
+    let &(_, last) = iterations.last()?;
+    if score::is_decisive(last) || iterations.len() < 2 {
+        return Some(last);
+    }
+    let (_, prev) = iterations[iterations.len() - 2];
+    if score::is_decisive(prev) {
+        return Some(last);
+    }
+    Some(((i64::from(prev) + i64::from(last)) / 2) as i32)
+}
+
+/// The entry whose score is nearest zero (the first of equals): the opening, or the added
+/// stone, that leaves neither colour the better choice.
+pub fn most_balanced<T: Copy>(scored: &[(T, i32)]) -> Option<(T, i32)> {
+    scored
+        .iter()
+        .copied()
+        .min_by_key(|&(_, v)| v.unsigned_abs())
+}
+
 /// Scores within this of zero (white's view, evaluation units) count as balanced: swap2's
 /// second player then adds two stones instead of choosing a colour.
 pub const BALANCED_MARGIN: i32 = 120;
@@ -263,6 +291,36 @@ mod tests {
         assert_eq!(choose_after_three(-50, false), Choice::Swap);
         assert_eq!(choose_after_three(500, true), Choice::PlayWhite);
         assert_eq!(choose_after_three(-500, true), Choice::Swap);
+    }
+
+    #[test]
+    fn the_most_balanced_is_nearest_zero_either_side() {
+        assert_eq!(most_balanced::<u8>(&[]), None);
+        assert_eq!(
+            most_balanced(&[(1, 300), (2, -40), (3, 50)]),
+            Some((2, -40))
+        );
+        assert_eq!(most_balanced(&[(1, -7), (2, 7)]), Some((1, -7)));
+        assert_eq!(
+            most_balanced(&[(1, i32::MIN), (2, i32::MAX)]),
+            Some((2, i32::MAX))
+        );
+    }
+
+    #[test]
+    fn settled_scores_average_the_last_two_depths() {
+        assert_eq!(settled_score(&[]), None);
+        assert_eq!(settled_score(&[(1, 80)]), Some(80));
+        // The odd/even swing seen on swap openings: +80 at depth 3, -300 at depth 4.
+        assert_eq!(
+            settled_score(&[(1, 90), (2, -250), (3, 80), (4, -300)]),
+            Some(-110)
+        );
+        assert_eq!(settled_score(&[(3, 80), (4, -300), (5, 60)]), Some(-120));
+        // A win found stands, whichever iteration found it.
+        let win = score::mate_in(7);
+        assert_eq!(settled_score(&[(3, 80), (4, win)]), Some(win));
+        assert_eq!(settled_score(&[(4, -win), (5, 40)]), Some(40));
     }
 
     #[test]

@@ -532,7 +532,14 @@ fn think(
     let hard = limits.maximum;
     let stop = Stop::new();
     let result = std::thread::scope(|s| {
-        let handle = s.spawn(|| run_job(engine, job, limits, &stop));
+        // The thinking thread prints its own reply the moment it has one: handing it to this
+        // thread would cost a wake-up, and on a loaded machine a wake-up can wait tens of
+        // milliseconds for a core while the manager's clock runs.
+        let handle = s.spawn(|| {
+            let r = run_job(engine, job, limits, &stop);
+            print_reply(&r);
+            r.map(|reply| reply.line.is_some())
+        });
         // After end of input the channel answers at once; polling it would spin a core for
         // the rest of the search, so the loop then only sleeps.
         let mut eof = matches!(queue.back(), Some(Input::Eof));
@@ -571,21 +578,28 @@ fn think(
         handle.join()
     });
     match result {
-        Ok(Ok(reply)) => {
+        Ok(Ok(true)) if plays => Flow::Moved,
+        Ok(_) => Flow::Continue,
+        Err(_) => {
+            output::error("internal error while thinking");
+            Flow::Continue
+        }
+    }
+}
+
+/// Prints a finished job's MESSAGE lines and reply line, or its error.
+fn print_reply(r: &Result<Reply, EngineError>) {
+    match r {
+        Ok(reply) => {
             for m in &reply.messages {
                 output::message(m);
             }
-            if let Some(l) = reply.line {
-                output::line(&l);
-                if plays {
-                    return Flow::Moved;
-                }
+            if let Some(l) = &reply.line {
+                output::line(l);
             }
         }
-        Ok(Err(e)) => output::error(&e.to_string()),
-        Err(_) => output::error("internal error while thinking"),
+        Err(e) => output::error(&e.to_string()),
     }
-    Flow::Continue
 }
 
 #[cfg(test)]
