@@ -13,6 +13,7 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
+use super::weights;
 use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
@@ -115,7 +116,8 @@ pub(super) struct Cell {
     pub key: [u32; 4],
     pub pat: [[Pattern; 4]; 2],
     pub code: [Code; 2],
-    pub value: [i32; 2],
+    /// Eval value by colour and role (0: that colour is to move, 1: it waits).
+    pub value: [[i32; 2]; 2],
     pub influence: [u16; 2],
 }
 
@@ -135,7 +137,8 @@ pub struct Board<R: Rule> {
     walls: [u32; MAX_SIZE],
     pub(super) cells: Vec<Cell>,
     code_count: [[u16; NUM_CODES]; 2],
-    eval_total: [i32; 2],
+    /// Sums of the empty cells' values, by colour and role.
+    eval_total: [[i32; 2]; 2],
     hash: u64,
     history: Vec<StateInfo>,
     /// Stones plus walls.
@@ -166,7 +169,7 @@ impl<R: Rule> Board<R> {
             walls: [0; MAX_SIZE],
             cells: vec![Cell::default(); width * height],
             code_count: [[0; NUM_CODES]; 2],
-            eval_total: [0; 2],
+            eval_total: [[0; 2]; 2],
             hash: 0,
             history: Vec::with_capacity(width * height),
             occupied: 0,
@@ -351,10 +354,11 @@ impl<R: Rule> Board<R> {
         v
     }
 
-    /// Sum of the evaluation values of the empty cells for `c` (eval points).
+    /// Sum of the evaluation values of the empty cells for `c` (eval points), valued as the
+    /// side to move (`to_move`) or as the side waiting.
     #[inline]
-    pub fn eval_total(&self, c: Color) -> i32 {
-        self.eval_total[c.index()]
+    pub fn eval_total(&self, c: Color, to_move: bool) -> i32 {
+        self.eval_total[c.index()][usize::from(!to_move)]
     }
 
     /// Whether `m` is on the board and holds neither a stone nor a wall.
@@ -505,7 +509,8 @@ impl<R: Rule> Board<R> {
         let cell = &self.cells[i];
         for col in 0..2 {
             self.code_count[col][cell.code[col] as usize] += 1;
-            self.eval_total[col] += cell.value[col];
+            self.eval_total[col][0] += cell.value[col][0];
+            self.eval_total[col][1] += cell.value[col][1];
         }
     }
 
@@ -514,7 +519,8 @@ impl<R: Rule> Board<R> {
         let cell = &self.cells[i];
         for col in 0..2 {
             self.code_count[col][cell.code[col] as usize] -= 1;
-            self.eval_total[col] -= cell.value[col];
+            self.eval_total[col][0] -= cell.value[col][0];
+            self.eval_total[col][1] -= cell.value[col][1];
         }
     }
 
@@ -650,7 +656,7 @@ impl<R: Rule> Board<R> {
             return Err("occupied count differs".into());
         }
         let mut counts = [[0u16; NUM_CODES]; 2];
-        let mut totals = [0i32; 2];
+        let mut totals = [[0i32; 2]; 2];
         for y in 0..self.height {
             for x in 0..self.width {
                 let cell = &self.cells[self.idx(x, y)];
@@ -689,7 +695,8 @@ impl<R: Rule> Board<R> {
                         return Err(format!("code or value differs at {x},{y} colour {col}"));
                     }
                     counts[col][code as usize] += 1;
-                    totals[col] += value;
+                    totals[col][0] += value[0];
+                    totals[col][1] += value[1];
                 }
             }
         }
@@ -711,11 +718,11 @@ fn combo_index(p: &[Pattern; 4]) -> usize {
 
 /// [`code_and_value`] for every combination of four patterns (`[renju_black][index]`), so
 /// the hot update is one lookup; 2 × 10^4 entries, built once.
-fn combo_table() -> &'static [Vec<(Code, i32)>; 2] {
-    static TABLE: OnceLock<[Vec<(Code, i32)>; 2]> = OnceLock::new();
+fn combo_table() -> &'static [Vec<(Code, [i32; 2])>; 2] {
+    static TABLE: OnceLock<[Vec<(Code, [i32; 2])>; 2]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let build = |renju_black: bool| {
-            let mut v = vec![(Code::None, 0); 10_000];
+            let mut v = vec![(Code::None, [0; 2]); 10_000];
             for (i, e) in v.iter_mut().enumerate() {
                 let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
                 *e = code_and_value(&[p(0), p(1), p(2), p(3)], renju_black);
@@ -726,18 +733,19 @@ fn combo_table() -> &'static [Vec<(Code, i32)>; 2] {
     })
 }
 
-/// A cell's code and evaluation value for one colour from its four patterns.
+/// A cell's code and evaluation values (by role, see [`Cell::value`]) for one colour from
+/// its four patterns.
 #[inline]
-fn code_and_value(pats: &[Pattern; 4], renju_black: bool) -> (Code, i32) {
+fn code_and_value(pats: &[Pattern; 4], renju_black: bool) -> (Code, [i32; 2]) {
     let code = combine(pats, renju_black);
     if code == Code::Forbidden {
-        return (code, 0);
+        return (code, [0; 2]);
     }
-    let v: i32 = pats
-        .iter()
-        .map(|&p| params::PATTERN_VALUE[p as usize])
-        .sum();
-    (code, v + params::CODE_VALUE[code as usize])
+    let role = |r: usize| -> i32 {
+        let v: i32 = pats.iter().map(|&p| weights::PATTERN[r][p as usize]).sum();
+        v + weights::CODE[r][code as usize]
+    };
+    (code, [role(0), role(1)])
 }
 
 impl<R: Rule> Game for Board<R> {

@@ -15,6 +15,7 @@ mod movegen;
 pub mod params;
 pub mod pattern;
 mod rules;
+pub mod weights;
 
 pub use bench::bench_make_undo;
 pub use board::{AsciiError, Board, SizeError, DIRS, MAX_SIZE, MIN_SIZE};

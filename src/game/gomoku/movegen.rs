@@ -19,6 +19,7 @@
 
 use super::board::{stone_bits, Board, DIRS};
 use super::params;
+use super::weights;
 use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, ScoredMove};
@@ -209,8 +210,8 @@ impl<R: Rule> Board<R> {
         let infl = i32::from(cell.influence[0]) + i32::from(cell.influence[1]);
         params::ATTACK[a as usize]
             + params::DEFEND[d as usize]
-            + cell.value[me.index()]
-            + cell.value[me.opponent().index()] / 2
+            + cell.value[me.index()][0]
+            + cell.value[me.opponent().index()][0] / 2
             + infl * params::INFLUENCE_ORDER
     }
 
@@ -225,14 +226,14 @@ impl<R: Rule> Board<R> {
         if self.code_count(me, Code::OpenFour) + self.code_count(me, Code::DoubleFour) > 0
             || (!opp_fours && self.code_count(me, Code::FourThree) > 0)
         {
-            params::THREAT_WIN
+            weights::THREAT_WIN
         } else if !opp_fours
             && self.code_count(me, Code::DoubleThree) > 0
             && self.code_count(opp, Code::OpenFour) == 0
             // Renju black's double three is a foul, not a threat.
             && !(R::RENJU && me == Color::Black)
         {
-            params::DOUBLE_THREE_NEXT
+            weights::DOUBLE_THREE_NEXT
         } else {
             0
         }
@@ -241,7 +242,7 @@ impl<R: Rule> Board<R> {
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
-        let mut v = self.eval_total(me) - self.eval_total(opp) + params::TEMPO;
+        let mut v = self.eval_total(me, true) - self.eval_total(opp, false) + weights::TEMPO;
         if self.code_count(me, Code::Five) > 0 {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {

@@ -1,5 +1,6 @@
-//! Every tunable weight of the gomoku evaluation and move ordering, in one place so that a
-//! tuner (or a person) changes numbers without reading code.
+//! The hand-set weights of the gomoku move ordering and the decisive evaluation terms, in
+//! one place so that a person changes numbers without reading code. The fitted evaluation
+//! weights live in [`super::weights`].
 //!
 //! Units: evaluation weights are in "eval points", the unit of [`crate::game::Game::evaluate`]
 //! (a lone open three of the side to move is worth about 100); ordering weights are unitless
@@ -8,34 +9,12 @@
 
 use super::pattern::NUM_CODES;
 
-/// Eval points per empty cell for each directional [`super::Pattern`] of a colour there, by
-/// pattern index (None, Overline, Two, OpenTwo, Three, OpenThree, Four, DoubleFour,
-/// OpenFour, Five). A threat usually shows on two or three cells, hence the modest numbers.
-pub const PATTERN_VALUE: [i32; 10] = [0, 0, 2, 8, 6, 40, 45, 150, 150, 600];
-
-/// Extra eval points per empty cell for its combined [`super::Code`] (double threats are
-/// worth more than their parts), by code index (Forbidden, None, Two, OpenTwo, DoubleTwo,
-/// Three, ThreeTwo, OpenThree, DoubleThree, Four, FourThree, DoubleFour, OpenFour, Five).
-pub const CODE_VALUE: [i32; NUM_CODES] = [0, 0, 0, 0, 12, 0, 15, 0, 120, 0, 250, 300, 300, 0];
-
-/// Eval points for having the move.
-pub const TEMPO: i32 = 30;
-
 /// Eval points when the side to move can make five at once (the search sees it first; this
 /// keeps a static value consistent with that).
 pub const WIN_NEXT: i32 = 20_000;
 
 /// Eval points when the opponent has two or more five points and the side to move none.
 pub const LOSS_NEXT: i32 = 15_000;
-
-/// Eval points when the side to move has a winning threat the opponent cannot interrupt (an
-/// open four or double four; a four-three when the opponent cannot make a four): a win a few
-/// plies on that the pattern sum (symmetric in the two sides) would miss.
-pub const THREAT_WIN: i32 = 6_000;
-
-/// Eval points when the side to move can make two open threes at once and the opponent can
-/// neither make a four nor has an open three to answer with: usually a win.
-pub const DOUBLE_THREE_NEXT: i32 = 1_500;
 
 /// Ordering rank of a cell by the code the side to move gets by playing it.
 pub const ATTACK: [i32; NUM_CODES] = [
