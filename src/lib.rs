@@ -13,3 +13,4 @@ pub mod play;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod tune;

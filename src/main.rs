@@ -15,6 +15,7 @@ USAGE:
                    [--time MS] [--depth N] [--threads N] [--opening pro|longpro]
                    [--engine-first] [--record FILE | --no-record]
                                    play the engine in the terminal
+  pbrain-wuzi tune [--out FILE] GAMES.jsonl...   fit the evaluation weights to game results
   pbrain-wuzi --help | --version
 
 OPTIONS (protocol mode; each is also an INFO key the manager may send):
@@ -53,6 +54,7 @@ fn run(args: &[String]) -> Result<()> {
             Ok(())
         }
         Some("solve") => solve(&args[1..]),
+        Some("tune") => wuzi::tune::run_cli(&args[1..], &mut std::io::stdout().lock()),
         Some("play") => {
             let mut engine = Engine::new();
             let opts = wuzi::play::parse_args(&args[1..], &mut engine)?;

@@ -13,9 +13,9 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::weights;
 use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
+use super::weights;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
 use std::marker::PhantomData;

@@ -19,11 +19,20 @@
 
 use super::board::{stone_bits, Board, DIRS};
 use super::params;
-use super::weights;
 use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
+use super::weights;
 use crate::game::{Color, Game, Move, ScoredMove};
 use crate::search::score;
+
+/// A threat the side to move has by having the move (see `Board::tempo_threat`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TempoThreat {
+    /// An open four or double four, or a four-three the opponent cannot answer with a four.
+    Win,
+    /// A double three the opponent can answer with neither a four nor an open three.
+    DoubleThree,
+}
 
 impl<R: Rule> Board<R> {
     /// Fills `out` with the candidate moves, best first (see the module documentation).
@@ -222,20 +231,29 @@ impl<R: Rule> Board<R> {
     /// late. A four-three wins when the opponent cannot make a four (its block could be one);
     /// a double three can be stopped only by a counter-four or a counter open three.
     fn tempo_threat(&self, me: Color, opp: Color) -> i32 {
+        match self.tempo_threat_kind(me, opp) {
+            Some(TempoThreat::Win) => weights::THREAT_WIN,
+            Some(TempoThreat::DoubleThree) => weights::DOUBLE_THREE_NEXT,
+            None => 0,
+        }
+    }
+
+    /// Which of the tempo threats of [`Board::tempo_threat`] the side to move has.
+    pub(super) fn tempo_threat_kind(&self, me: Color, opp: Color) -> Option<TempoThreat> {
         let opp_fours = self.has_code_at_least(opp, Code::Four);
         if self.code_count(me, Code::OpenFour) + self.code_count(me, Code::DoubleFour) > 0
             || (!opp_fours && self.code_count(me, Code::FourThree) > 0)
         {
-            weights::THREAT_WIN
+            Some(TempoThreat::Win)
         } else if !opp_fours
             && self.code_count(me, Code::DoubleThree) > 0
             && self.code_count(opp, Code::OpenFour) == 0
             // Renju black's double three is a foul, not a threat.
             && !(R::RENJU && me == Color::Black)
         {
-            weights::DOUBLE_THREE_NEXT
+            Some(TempoThreat::DoubleThree)
         } else {
-            0
+            None
         }
     }
 

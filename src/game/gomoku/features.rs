@@ -1,0 +1,192 @@
+//! The static evaluation as a linear function of counted features, for the tuner.
+//!
+//! [`Board::static_eval`] sums per-cell values that are themselves sums of weights
+//! (`weights::PATTERN` per direction, `weights::CODE` per cell, by role), plus a tempo term
+//! and one of two threat terms. Counting how often each weight is used in a position gives a
+//! feature vector whose dot product with the weights is that evaluation exactly (before
+//! clamping), so a tuner can fit the weights by regression without knowing the board
+//! (`crate::tune`). Positions whose evaluation is a fixed decisive term (the side to move
+//! has a five point, or the opponent has two) have no features: there is nothing to fit.
+
+use super::board::Board;
+use super::movegen::TempoThreat;
+use super::pattern::Code;
+pub use super::pattern::NUM_CODES;
+use super::rules::Rule;
+use super::weights;
+use crate::game::Game;
+
+/// Number of directional pattern kinds ([`super::Pattern`]).
+pub const NUM_PATTERNS: usize = 10;
+/// Length of a dense feature (and weight) vector: patterns and codes for both roles, then
+/// tempo, the threat win and the double three.
+pub const NUM_FEATURES: usize = 2 * (NUM_PATTERNS + NUM_CODES) + 3;
+
+/// Index of the tempo entry in a dense vector.
+pub const TEMPO_INDEX: usize = 2 * (NUM_PATTERNS + NUM_CODES);
+
+/// How often each evaluation weight is used in one position.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EvalFeatures {
+    /// Directional patterns on empty cells, by role (0: side to move, 1: waiting) and
+    /// pattern index. Renju black's certain fouls count nothing (they are worth nothing).
+    pub pattern: [[u32; NUM_PATTERNS]; 2],
+    /// Cell codes of empty cells, by role and code index.
+    pub code: [[u32; NUM_CODES]; 2],
+    /// The side to move has a threat that wins by having the move.
+    pub threat_win: bool,
+    /// The side to move has an unanswerable double three.
+    pub double_three: bool,
+}
+
+impl EvalFeatures {
+    /// The dense vector whose dot product with [`current_weights`] is the evaluation: the
+    /// waiting side's counts enter negated.
+    pub fn dense(&self) -> [f32; NUM_FEATURES] {
+        let mut v = [0f32; NUM_FEATURES];
+        for role in 0..2 {
+            let sign = if role == 0 { 1.0 } else { -1.0 };
+            let base = role * (NUM_PATTERNS + NUM_CODES);
+            for p in 0..NUM_PATTERNS {
+                v[base + p] = sign * self.pattern[role][p] as f32;
+            }
+            for c in 0..NUM_CODES {
+                v[base + NUM_PATTERNS + c] = sign * self.code[role][c] as f32;
+            }
+        }
+        v[TEMPO_INDEX] = 1.0;
+        v[TEMPO_INDEX + 1] = f32::from(u8::from(self.threat_win));
+        v[TEMPO_INDEX + 2] = f32::from(u8::from(self.double_three));
+        v
+    }
+}
+
+/// The weights of the build in the layout of [`EvalFeatures::dense`].
+pub fn current_weights() -> [f64; NUM_FEATURES] {
+    let mut w = [0f64; NUM_FEATURES];
+    for role in 0..2 {
+        let base = role * (NUM_PATTERNS + NUM_CODES);
+        for p in 0..NUM_PATTERNS {
+            w[base + p] = f64::from(weights::PATTERN[role][p]);
+        }
+        for c in 0..NUM_CODES {
+            w[base + NUM_PATTERNS + c] = f64::from(weights::CODE[role][c]);
+        }
+    }
+    w[TEMPO_INDEX] = f64::from(weights::TEMPO);
+    w[TEMPO_INDEX + 1] = f64::from(weights::THREAT_WIN);
+    w[TEMPO_INDEX + 2] = f64::from(weights::DOUBLE_THREE_NEXT);
+    w
+}
+
+/// Whether a weight may be fitted: the weights of "nothing" (pattern None, code None,
+/// renju black's foul) stay 0, since their counts only measure how empty the board is.
+pub fn is_fitted(i: usize) -> bool {
+    if i >= TEMPO_INDEX {
+        return true;
+    }
+    let k = i % (NUM_PATTERNS + NUM_CODES);
+    if k < NUM_PATTERNS {
+        k != 0
+    } else {
+        let c = k - NUM_PATTERNS;
+        c != Code::Forbidden as usize && c != Code::None as usize
+    }
+}
+
+impl<R: Rule> Board<R> {
+    /// The features of the static evaluation, or `None` where it is a fixed decisive term
+    /// (or the game is over).
+    pub fn eval_features(&self) -> Option<EvalFeatures> {
+        if self.outcome().is_some() {
+            return None;
+        }
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if self.code_count(me, Code::Five) > 0 || self.code_count(opp, Code::Five) >= 2 {
+            return None;
+        }
+        let mut f = EvalFeatures::default();
+        for (role, c) in [(0, me), (1, opp)] {
+            self.for_each_empty(|b, x, y| {
+                let cell = &b.cells[b.idx(x, y)];
+                let code = cell.code[c.index()];
+                f.code[role][code as usize] += 1;
+                if code != Code::Forbidden {
+                    for p in cell.pat[c.index()] {
+                        f.pattern[role][p as usize] += 1;
+                    }
+                }
+            });
+        }
+        if self.code_count(opp, Code::Five) == 0 {
+            match self.tempo_threat_kind(me, opp) {
+                Some(TempoThreat::Win) => f.threat_win = true,
+                Some(TempoThreat::DoubleThree) => f.double_three = true,
+                None => {}
+            }
+        }
+        Some(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::gomoku::{Freestyle, Renju, Standard};
+    use crate::game::{Color, Game, ScoredMove};
+    use crate::search::score;
+
+    /// Over pseudo-random games, the features times the build's weights give exactly the
+    /// static evaluation wherever it is not a decisive term or clamped.
+    fn linear_matches_static<R: Rule>(seed: u64) -> usize {
+        let w = current_weights();
+        let mut b = Board::<R>::new(15, 15).unwrap();
+        let mut rng = seed;
+        let mut checked = 0;
+        let mut list: Vec<ScoredMove> = Vec::new();
+        for _ in 0..80 {
+            if b.outcome().is_some() {
+                break;
+            }
+            if let Some(f) = b.eval_features() {
+                let lin: f64 = f
+                    .dense()
+                    .iter()
+                    .zip(w.iter())
+                    .map(|(&x, &w)| f64::from(x) * w)
+                    .sum();
+                let lin = lin as i32;
+                if lin.abs() < score::WIN_MIN - 1 {
+                    assert_eq!(lin, b.static_eval(), "\n{b:?}");
+                    checked += 1;
+                }
+            }
+            b.generate(&mut list);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let k = (rng % list.len().min(5) as u64) as usize;
+            b.play(list[k].mv);
+        }
+        checked
+    }
+
+    #[test]
+    fn features_reproduce_the_static_evaluation() {
+        let mut n = 0;
+        for seed in 1..10u64 {
+            n += linear_matches_static::<Freestyle>(seed * 0x9E37_79B9);
+            n += linear_matches_static::<Standard>(seed * 0x85EB_CA6B);
+            n += linear_matches_static::<Renju>(seed * 0xC2B2_AE35);
+        }
+        assert!(n > 500, "only {n} positions checked");
+    }
+
+    #[test]
+    fn decided_positions_have_no_features() {
+        let b = Board::<Freestyle>::from_ascii("XXXX.\nOOO..\n.....\n.....\n.....\n", Color::Black)
+            .unwrap();
+        assert!(b.eval_features().is_none());
+    }
+}

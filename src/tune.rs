@@ -1,0 +1,461 @@
+//! `pbrain-wuzi tune`: fits the gomoku evaluation weights to game results (Texel's method).
+//!
+//! Game records (the arena's `games.jsonl`) are replayed; every position after the opening
+//! whose evaluation is not a fixed decisive term becomes a training position: its feature
+//! counts ([`crate::game::gomoku::features`]), the game's result for the side to move
+//! (1, ½, 0) and the build's static evaluation. The evaluation is linear in its weights, so
+//! the fit is a logistic regression: first the scale `K` that best maps the build's own
+//! evaluation to results (`sigmoid(eval / K)`), then, with `K` fixed so that the units of
+//! the evaluation stay what the search's margins expect, the weights that minimise the mean
+//! squared error between `sigmoid(eval / K)` and the results (full-batch Adam, a small pull
+//! towards the starting weights). Every tenth game is held out to report a validation loss,
+//! so an overfit shows. The result is written as the Rust source `src/game/gomoku/weights.rs`
+//! that the next build compiles in.
+
+use crate::game::gomoku::features::{
+    current_weights, is_fitted, NUM_CODES, NUM_FEATURES, NUM_PATTERNS, TEMPO_INDEX,
+};
+use crate::game::gomoku::{Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
+use crate::game::{Game, Move};
+use anyhow::{bail, Context, Result};
+use serde::Deserialize;
+use std::fmt::Write as _;
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+
+/// The fields of an arena game record the tuner reads (others are ignored).
+#[derive(Debug, Deserialize)]
+pub struct GameLine {
+    pub width: usize,
+    pub height: usize,
+    pub rule: i64,
+    /// `1-0` (black won), `0-1` or `1/2-1/2`.
+    pub result: String,
+    pub opening: Vec<[u8; 2]>,
+    pub moves: Vec<[u8; 2]>,
+}
+
+/// One training position.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub features: [f32; NUM_FEATURES],
+    /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub result: f32,
+    /// The build's static evaluation of the position.
+    pub eval: i32,
+    /// The game it came from (for the hold-out split).
+    pub game: usize,
+    /// The moves from the empty board, black first, in "pos" notation (`h8i9…`).
+    pub pos: String,
+}
+
+/// Options of one tuning run.
+#[derive(Clone, Debug)]
+pub struct TuneOptions {
+    pub games: Vec<PathBuf>,
+    /// Where the fitted weights go (Rust source).
+    pub out: Option<PathBuf>,
+    /// Where the training positions go (one a line: pos, result, eval), if anywhere.
+    pub positions: Option<PathBuf>,
+    pub epochs: usize,
+    /// Adam step size, eval points.
+    pub rate: f64,
+    /// Pull towards the starting weights (L2, per position and squared eval point).
+    pub l2: f64,
+}
+
+impl Default for TuneOptions {
+    fn default() -> Self {
+        TuneOptions {
+            games: Vec::new(),
+            out: None,
+            positions: None,
+            epochs: 3000,
+            rate: 2.0,
+            l2: 1e-7,
+        }
+    }
+}
+
+const USAGE: &str = "\
+usage: pbrain-wuzi tune [--out FILE] [--positions FILE] [--epochs N] [--rate R] [--l2 L] GAMES.jsonl...
+
+Fits the gomoku evaluation weights to the results of the games (arena games.jsonl files) by
+logistic regression (Texel's method) and writes them as Rust source (--out, normally
+src/game/gomoku/weights.rs; the next build uses them). Prints the losses before and after,
+on the training games and on every tenth game held out.";
+
+/// Parses the `tune` subcommand's arguments.
+pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>> {
+    let mut o = TuneOptions::default();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = |name: &str| {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{name} needs a value\n{USAGE}"))
+        };
+        match a.as_str() {
+            "-h" | "--help" => return Ok(None),
+            "--out" => o.out = Some(value(a)?.into()),
+            "--positions" => o.positions = Some(value(a)?.into()),
+            "--epochs" => o.epochs = value(a)?.parse().context("--epochs")?,
+            "--rate" => o.rate = value(a)?.parse().context("--rate")?,
+            "--l2" => o.l2 = value(a)?.parse().context("--l2")?,
+            s if s.starts_with('-') => bail!("unknown option {s}\n{USAGE}"),
+            s => o.games.push(s.into()),
+        }
+    }
+    if o.games.is_empty() {
+        bail!("no game records given\n{USAGE}");
+    }
+    Ok(Some(o))
+}
+
+/// The `tune` subcommand: reads, fits, reports and writes.
+pub fn run_cli(args: &[String], out: &mut dyn Write) -> Result<()> {
+    let Some(opts) = parse_args(args)? else {
+        writeln!(out, "{USAGE}")?;
+        return Ok(());
+    };
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in &opts.games {
+        games += read_games(path, games, &mut samples)?;
+    }
+    if samples.is_empty() {
+        bail!("no training positions in {} game(s)", games);
+    }
+    if let Some(p) = &opts.positions {
+        write_positions(p, &samples)?;
+    }
+    let (train, valid): (Vec<Sample>, Vec<Sample>) =
+        samples.into_iter().partition(|s| s.game % 10 != 9);
+    let start = current_weights();
+    let k = fit_scale(&train, &start);
+    let before = (loss(&train, &start, k), loss(&valid, &start, k));
+    let fitted = fit(&train, &start, k, &opts);
+    let after = (loss(&train, &fitted, k), loss(&valid, &fitted, k));
+    writeln!(
+        out,
+        "games {games}, positions {} train / {} held out, K = {k:.1}",
+        train.len(),
+        valid.len()
+    )?;
+    writeln!(
+        out,
+        "loss before: train {:.6} held out {:.6}",
+        before.0, before.1
+    )?;
+    writeln!(
+        out,
+        "loss after:  train {:.6} held out {:.6}",
+        after.0, after.1
+    )?;
+    let source = format!(
+        "{} game(s) from {}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
+        games,
+        opts.games
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect::<Vec<_>>()
+            .join(", "),
+        train.len(),
+        before.1,
+        after.1
+    );
+    let text = weights_source(&fitted, &source);
+    match &opts.out {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
+        None => out.write_all(text.as_bytes())?,
+    }
+    Ok(())
+}
+
+/// Reads one `games.jsonl`, appending its positions; returns the number of games read.
+/// `first_id` numbers the games across files.
+pub fn read_games(path: &Path, first_id: usize, out: &mut Vec<Sample>) -> Result<usize> {
+    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    let mut n = 0;
+    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+        let line = line.with_context(|| format!("reading {}", path.display()))?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let g: GameLine = serde_json::from_str(&line)
+            .with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))?;
+        samples_of(&g, first_id + n, out)
+            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        n += 1;
+    }
+    Ok(n)
+}
+
+/// The training positions of one game, by its rule.
+pub fn samples_of(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
+    match g.rule {
+        0 => replay::<Freestyle>(g, id, out),
+        1 => replay::<Standard>(g, id, out),
+        4 => replay::<Renju>(g, id, out),
+        8 => replay::<Caro>(g, id, out),
+        9 => replay::<CaroExact>(g, id, out),
+        r => bail!("rule {r} is not a gomoku rule"),
+    }
+}
+
+fn replay<R: Rule>(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
+    let black = match g.result.as_str() {
+        "1-0" => 1.0,
+        "0-1" => 0.0,
+        "1/2-1/2" => 0.5,
+        r => bail!("unknown result {r:?}"),
+    };
+    let mut b = Board::<R>::new(g.width, g.height)?;
+    let mut pos = String::new();
+    for (i, &[x, y]) in g.opening.iter().chain(g.moves.iter()).enumerate() {
+        if i >= g.opening.len() {
+            if let Some(f) = b.eval_features() {
+                let black_to_move = b.ply() % 2 == 0;
+                out.push(Sample {
+                    features: f.dense(),
+                    result: if black_to_move { black } else { 1.0 - black },
+                    eval: b.evaluate(),
+                    game: id,
+                    pos: pos.clone(),
+                });
+            }
+        }
+        let m = Move::new(x, y);
+        b.check_move(m)
+            .map_err(|e| anyhow::anyhow!("move {} ({x},{y}): {e}", i + 1))?;
+        b.play(m);
+        let _ = write!(pos, "{}{}", (b'a' + x) as char, y + 1);
+    }
+    Ok(())
+}
+
+fn write_positions(path: &Path, samples: &[Sample]) -> Result<()> {
+    let mut text = String::from("# pos result-for-side-to-move static-eval\n");
+    for s in samples {
+        let _ = writeln!(text, "{} {} {}", s.pos, s.result, s.eval);
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+#[inline]
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn eval_of(s: &Sample, w: &[f64; NUM_FEATURES]) -> f64 {
+    s.features
+        .iter()
+        .zip(w.iter())
+        .map(|(&x, &w)| f64::from(x) * w)
+        .sum()
+}
+
+/// Mean squared error of `sigmoid(eval / k)` against the results.
+pub fn loss(samples: &[Sample], w: &[f64; NUM_FEATURES], k: f64) -> f64 {
+    if samples.is_empty() {
+        return 0.0;
+    }
+    let sum: f64 = samples
+        .iter()
+        .map(|s| {
+            let e = sigmoid(eval_of(s, w) / k) - f64::from(s.result);
+            e * e
+        })
+        .sum();
+    sum / samples.len() as f64
+}
+
+/// The scale that best maps the evaluation with weights `w` to results (golden-section
+/// search on log K).
+pub fn fit_scale(samples: &[Sample], w: &[f64; NUM_FEATURES]) -> f64 {
+    let f = |lk: f64| loss(samples, w, lk.exp());
+    let (mut a, mut b) = (10f64.ln(), 20_000f64.ln());
+    let g = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let c = b - g * (b - a);
+        let d = a + g * (b - a);
+        if f(c) < f(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    ((a + b) / 2.0).exp()
+}
+
+/// Full-batch Adam on the mean squared error plus `l2 · |w − start|²`, fitted weights only.
+pub fn fit(
+    samples: &[Sample],
+    start: &[f64; NUM_FEATURES],
+    k: f64,
+    opts: &TuneOptions,
+) -> [f64; NUM_FEATURES] {
+    let mut w = *start;
+    let (mut m, mut v) = ([0f64; NUM_FEATURES], [0f64; NUM_FEATURES]);
+    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    let n = samples.len().max(1) as f64;
+    for t in 1..=opts.epochs {
+        let mut grad = [0f64; NUM_FEATURES];
+        for s in samples {
+            let p = sigmoid(eval_of(s, &w) / k);
+            // d/dw (p − r)² = 2 (p − r) p (1 − p) x / k
+            let g = 2.0 * (p - f64::from(s.result)) * p * (1.0 - p) / k;
+            for (gi, &x) in grad.iter_mut().zip(s.features.iter()) {
+                *gi += g * f64::from(x);
+            }
+        }
+        for i in 0..NUM_FEATURES {
+            if !is_fitted(i) {
+                continue;
+            }
+            let gi = grad[i] / n + 2.0 * opts.l2 * (w[i] - start[i]);
+            m[i] = b1 * m[i] + (1.0 - b1) * gi;
+            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+            let mh = m[i] / (1.0 - b1.powi(t as i32));
+            let vh = v[i] / (1.0 - b2.powi(t as i32));
+            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
+        }
+    }
+    w
+}
+
+/// The Rust source of `weights.rs` for the weights `w` (rounded to whole eval points).
+pub fn weights_source(w: &[f64; NUM_FEATURES], source: &str) -> String {
+    let r = |x: f64| x.round() as i64;
+    let row = |base: usize, len: usize| -> String {
+        (0..len)
+            .map(|i| r(w[base + i]).to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let per_role = NUM_PATTERNS + NUM_CODES;
+    let mut s = String::new();
+    s.push_str(
+        "//! The evaluation weights the build uses, written by `pbrain-wuzi tune` (see\n\
+         //! `src/tune.rs`); a person may edit them, but a tuning run overwrites this file.\n\
+         //!\n\
+         //! Role 0 is the side to move, role 1 the side waiting: the same open three is worth more\n\
+         //! to the side that can play it next. Units are eval points (see `params`).\n\
+         //!\n",
+    );
+    let _ = writeln!(s, "//! Source: {source}.");
+    let _ = write!(
+        s,
+        "\n/// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
+         pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n",
+        row(0, NUM_PATTERNS),
+        row(per_role, NUM_PATTERNS)
+    );
+    let _ = write!(
+        s,
+        "\n/// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
+         pub const CODE: [[i32; {NUM_CODES}]; 2] = [\n    [{}],\n    [{}],\n];\n",
+        row(NUM_PATTERNS, NUM_CODES),
+        row(per_role + NUM_PATTERNS, NUM_CODES)
+    );
+    let _ = write!(
+        s,
+        "\n/// Eval points for having the move.\npub const TEMPO: i32 = {};\n\
+         \n/// Eval points when the side to move has a threat the opponent cannot stop (see\n\
+         /// `Board::tempo_threat`).\npub const THREAT_WIN: i32 = {};\n\
+         \n/// Eval points when the side to move can make a double three the opponent cannot answer.\n\
+         pub const DOUBLE_THREE_NEXT: i32 = {};\n",
+        r(w[TEMPO_INDEX]),
+        r(w[TEMPO_INDEX + 1]),
+        r(w[TEMPO_INDEX + 2])
+    );
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(result: &str, moves: &[[u8; 2]]) -> GameLine {
+        GameLine {
+            width: 15,
+            height: 15,
+            rule: 0,
+            result: result.into(),
+            opening: vec![[7, 7], [8, 8]],
+            moves: moves.to_vec(),
+        }
+    }
+
+    #[test]
+    fn replay_labels_each_position_for_the_side_to_move() {
+        // Black makes five on row 7; the last position (black has a five point) is decided
+        // and left out.
+        let g = game(
+            "1-0",
+            &[[6, 7], [0, 0], [5, 7], [0, 2], [4, 7], [0, 4], [3, 7]],
+        );
+        let mut out = Vec::new();
+        samples_of(&g, 3, &mut out).unwrap();
+        assert!(out.len() >= 4 && out.len() < 7, "{}", out.len());
+        assert_eq!(out[0].result, 1.0); // black to move after the 2-stone opening
+        assert_eq!(out[1].result, 0.0);
+        assert_eq!(out[0].pos, "h8i9");
+        assert!(out.iter().all(|s| s.game == 3));
+    }
+
+    #[test]
+    fn bad_records_are_refused_with_their_reason() {
+        let mut out = Vec::new();
+        let e = samples_of(&game("2-0", &[]), 0, &mut out).unwrap_err();
+        assert!(e.to_string().contains("unknown result"), "{e}");
+        let e = samples_of(&game("1-0", &[[7, 7]]), 0, &mut out).unwrap_err();
+        assert!(format!("{e:#}").contains("move 3"), "{e:#}");
+    }
+
+    /// On positions labelled by a known linear rule, the fit lowers the loss from a wrong
+    /// start and moves the weight that matters the right way.
+    #[test]
+    fn fit_recovers_a_planted_weight() {
+        let mut samples = Vec::new();
+        let idx = NUM_PATTERNS + 7; // role 0, code OpenThree
+        for i in 0..400 {
+            let mut f = [0f32; NUM_FEATURES];
+            f[TEMPO_INDEX] = 1.0;
+            f[idx] = (i % 5) as f32;
+            // The truth: each such cell is worth 200 at K = 400.
+            let p = sigmoid(f64::from(f[idx]) * 200.0 / 400.0);
+            samples.push(Sample {
+                features: f,
+                result: if (i * 7919 % 100) as f64 / 100.0 < p {
+                    1.0
+                } else {
+                    0.0
+                },
+                eval: 0,
+                game: i,
+                pos: String::new(),
+            });
+        }
+        let start = [0f64; NUM_FEATURES];
+        let opts = TuneOptions {
+            epochs: 2000,
+            rate: 5.0,
+            l2: 0.0,
+            ..TuneOptions::default()
+        };
+        let w = fit(&samples, &start, 400.0, &opts);
+        assert!(loss(&samples, &w, 400.0) < loss(&samples, &start, 400.0));
+        assert!((100.0..350.0).contains(&w[idx]), "{}", w[idx]);
+    }
+
+    #[test]
+    fn the_written_source_round_trips_the_build_weights() {
+        let text = weights_source(&current_weights(), "test");
+        let built = include_str!("game/gomoku/weights.rs");
+        for line in built.lines().filter(|l| l.starts_with("    [")) {
+            assert!(text.contains(line), "{line}");
+        }
+        assert!(text.contains("pub const TEMPO: i32 ="));
+    }
+}
