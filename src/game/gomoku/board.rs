@@ -710,6 +710,9 @@ impl<R: Rule> Board<R> {
     }
 }
 
+/// A cell's code and values (by role) for every combination of four patterns.
+type ComboTable = Vec<(Code, [i32; 2])>;
+
 /// Index of four directional patterns in [`combo_table`].
 #[inline]
 fn combo_index(p: &[Pattern; 4]) -> usize {
@@ -718,8 +721,8 @@ fn combo_index(p: &[Pattern; 4]) -> usize {
 
 /// [`code_and_value`] for every combination of four patterns (`[renju_black][index]`), so
 /// the hot update is one lookup; 2 × 10^4 entries, built once.
-fn combo_table() -> &'static [Vec<(Code, [i32; 2])>; 2] {
-    static TABLE: OnceLock<[Vec<(Code, [i32; 2])>; 2]> = OnceLock::new();
+fn combo_table() -> &'static [ComboTable; 2] {
+    static TABLE: OnceLock<[ComboTable; 2]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let build = |renju_black: bool| {
             let mut v = vec![(Code::None, [0; 2]); 10_000];
