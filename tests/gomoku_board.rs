@@ -466,7 +466,12 @@ fn evaluation_is_symmetric_and_bounded() {
     let b = setup::<Freestyle>(20, &black, &white, Color::Black);
     let w = setup::<Freestyle>(20, &white, &black, Color::White);
     // the same position with colours exchanged, and the other side to move
-    assert_eq!(b.eval_total(Color::Black), w.eval_total(Color::White));
+    for to_move in [true, false] {
+        assert_eq!(
+            b.eval_total(Color::Black, to_move),
+            w.eval_total(Color::White, to_move)
+        );
+    }
     // an open three for the side to move is better than none
     let three = setup::<Freestyle>(
         20,
