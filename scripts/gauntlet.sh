@@ -1,27 +1,95 @@
 #!/usr/bin/env bash
-# wuzi (release build) against a list of engines, each opening played with both colours.
+# The standard gauntlet: wuzi (this checkout's release build) against each opponent engine,
+# balanced openings for the rule, every opening with both colours, one thread per engine.
+# Prints the arena's table (score, Elo ± 95%, LOS) and then, per opponent, the fault counts
+# (time losses, crashes, illegal moves… by the engine at fault) and wuzi's slowest move.
 #
-#   scripts/gauntlet.sh [wuzi-arena options…] -- ENGINE [ENGINE…]
+#   scripts/gauntlet.sh [options] [-- ENGINE…]
 #
-# Each ENGINE is a path to a pbrain-* executable. Defaults: Gomocup fastgame-like time
-# control on 15×15 freestyle, the classic 41 openings, 2 games in parallel, records and logs
-# in arena-out/gauntlet-<time>/. Any wuzi-arena option given before `--` is appended, so it
-# overrides these (e.g. --rule 4 --size 15 --timeout-turn 1000 --concurrency 1).
+#   --rule R          gomoku rule: 0 freestyle (default), 1 exactly five, 4 renju, 8 caro
+#   --size N          board size (default 15)
+#   --turn MS         timeout_turn (default 1000)
+#   --match MS        timeout_match, 0 = none (default 0)
+#   --games N         games per opponent (default 200; both colours of N/2 openings)
+#   --openings FILE   opening file (default openings/balanced-<rule>-<size>.pos)
+#   --concurrency N   games at once (default 1: each engine gets a core of a 2-core machine)
+#   --threads N       wuzi's thread_num (default 1)
+#   --wuzi PATH       the wuzi binary (default: build target/release/pbrain-wuzi)
+#   --out DIR         records (default arena-out/gauntlet-<rule>-<size>-<turn>-<time>)
+#   ENGINE…           opponents' pbrain executables (default: ../shared/opponents/pbrain-pela
+#                     and pbrain-carbon next to the checkout, where present)
+#
+# Example (the README's strength table):
+#   scripts/gauntlet.sh --rule 0 --size 15 --turn 1000 --games 200 -- ../shared/opponents/pbrain-*
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-opts=()
-while [[ $# -gt 0 && $1 != "--" ]]; do opts+=("$1"); shift; done
-[[ ${1:-} == "--" ]] && shift
-if [[ $# -eq 0 ]]; then
-    echo "usage: $0 [wuzi-arena options…] -- ENGINE [ENGINE…]" >&2
+rule=0 size=15 turn=1000 match=0 games=200 openings="" conc=1 threads=1 wuzi="" out=""
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --rule) rule=$2; shift 2 ;;
+        --size) size=$2; shift 2 ;;
+        --turn) turn=$2; shift 2 ;;
+        --match) match=$2; shift 2 ;;
+        --games) games=$2; shift 2 ;;
+        --openings) openings=$2; shift 2 ;;
+        --concurrency) conc=$2; shift 2 ;;
+        --threads) threads=$2; shift 2 ;;
+        --wuzi) wuzi=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --) shift; break ;;
+        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "gauntlet.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+    esac
+done
+opponents=("$@")
+if [[ ${#opponents[@]} -eq 0 ]]; then
+    for e in "$root/../shared/opponents/pbrain-pela" "$root/../shared/opponents/pbrain-carbon"; do
+        [[ -x $e ]] && opponents+=("$e")
+    done
+fi
+if [[ ${#opponents[@]} -eq 0 ]]; then
+    echo "gauntlet.sh: no opponent engines given (see --help)" >&2
     exit 2
 fi
-cargo build --release --manifest-path "$root/Cargo.toml" --bins
-engines=(--engine "cmd=$root/target/release/pbrain-wuzi" name=wuzi)
-for e in "$@"; do
+case $rule in
+    0) rname=freestyle ;; 1) rname=standard ;; 4) rname=renju ;; 8|9) rname=caro ;;
+    *) echo "gauntlet.sh: unknown rule $rule" >&2; exit 2 ;;
+esac
+if [[ -z $openings ]]; then
+    openings="$root/openings/balanced-$rname-$size.pos"
+    [[ -f $openings ]] || openings="$root/openings/balanced-$rname-15.pos"
+fi
+if [[ -z $wuzi ]]; then
+    cargo build --release --manifest-path "$root/Cargo.toml" --bins
+    wuzi="$root/target/release/pbrain-wuzi"
+fi
+arena="$root/target/release/wuzi-arena"
+[[ -x $arena ]] || cargo build --release --manifest-path "$root/Cargo.toml" --bin wuzi-arena
+out=${out:-"$root/arena-out/gauntlet-$rname-$size-$turn-$(date +%Y%m%d-%H%M%S)"}
+engines=(--engine "cmd=$(realpath "$wuzi")" name=wuzi "info=thread_num=$threads")
+for e in "${opponents[@]}"; do
     engines+=(--engine "cmd=$(realpath "$e")" "dir=$(dirname "$(realpath "$e")")")
 done
-out="$root/arena-out/gauntlet-$(date +%Y%m%d-%H%M%S)"
-exec "$root/target/release/wuzi-arena" --gauntlet "${engines[@]}" \
-    --openings "$root/openings/piskvork-41-15.pos" --size 15 --rule 0 \
-    --timeout-turn 5000 --timeout-match 120000 --concurrency 2 --out "$out" "${opts[@]}"
+"$arena" --gauntlet "${engines[@]}" --openings "$openings" --symmetry --seed 7 \
+    --size "$size" --rule "$rule" --timeout-turn "$turn" --timeout-match "$match" \
+    --concurrency "$conc" --games $((games * ${#opponents[@]})) --out "$out"
+python3 - "$out/games.jsonl" "$turn" <<'EOF'
+import collections, json, sys
+games = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+turn = int(sys.argv[2])
+faults = collections.defaultdict(collections.Counter)
+slowest = collections.Counter()
+benign = {"line", "board-full", "move-limit"}
+for g in games:
+    opp = g["white"] if g["black"] == "wuzi" else g["black"]
+    if g["termination"] not in benign:
+        loser = {"1-0": g["white"], "0-1": g["black"]}.get(g["result"], "both")
+        faults[opp][f'{loser}: {g["termination"]}'] += 1
+    first = len(g["opening"]) % 2  # index in "moves" of white's first move
+    mine = 0 if (g["black"] == "wuzi") == (first == 0) else 1
+    for ms in g["ms"][mine::2]:
+        slowest[opp] = max(slowest[opp], ms)
+for opp in sorted({(g["white"] if g["black"] == "wuzi" else g["black"]) for g in games}):
+    f = ", ".join(f"{k} {v}" for k, v in sorted(faults[opp].items())) or "none"
+    print(f"wuzi vs {opp}: faults: {f}; wuzi's slowest move {slowest[opp]} ms (turn limit {turn} ms)")
+EOF
