@@ -74,6 +74,23 @@ pub struct Params {
     /// Node budget of the VCF probe at interior nodes (where the side to move can make a
     /// four and faces no five): a proven win ends the node at once; 0 turns it off.
     pub node_vcf_nodes: u64,
+    /// Null-move pruning: at non-PV nodes with at least this depth left whose static value
+    /// is at or above beta and where the opponent has no five, open-four or double-four
+    /// point, the side to move passes; if a search reduced by `nmp_base + depth / nmp_div`
+    /// plies still fails high, the node does. An extra stone never hurts in gomoku, so the
+    /// pass is a sound lower bound. 0 turns it off.
+    pub nmp_depth: i32,
+    pub nmp_base: i32,
+    pub nmp_div: i32,
+    /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
+    /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
+    /// 0 turns it off.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Logarithmic late-move reductions: when above 0, a non-tactical move `i` at depth `d`
+    /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down, at most `d − 2`)
+    /// instead of the fixed 1 / 2 of `lmr_from` / `lmr_far`.
+    pub lmr_log: i32,
 }
 
 impl Default for Params {
@@ -100,6 +117,12 @@ impl Default for Params {
             beam_min: 5,
             beam_step: 3,
             node_vcf_nodes: 0,
+            nmp_depth: 3,
+            nmp_base: 2,
+            nmp_div: 4,
+            rfp_depth: 0,
+            rfp_margin: 120,
+            lmr_log: 0,
         }
     }
 }
@@ -153,6 +176,12 @@ impl Params {
             "beam_min" => self.beam_min = parse(name, value)?,
             "beam_step" => self.beam_step = parse(name, value)?,
             "node_vcf_nodes" => self.node_vcf_nodes = parse(name, value)?,
+            "nmp_depth" => self.nmp_depth = parse(name, value)?,
+            "nmp_base" => self.nmp_base = parse(name, value)?,
+            "nmp_div" => self.nmp_div = parse(name, value)?,
+            "rfp_depth" => self.rfp_depth = parse(name, value)?,
+            "rfp_margin" => self.rfp_margin = parse(name, value)?,
+            "lmr_log" => self.lmr_log = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
@@ -352,6 +381,40 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
+        // Neither prune where the opponent can make a four: it may have a VCF that the
+        // static value and a reduced search do not see.
+        if !pv
+            && !quiescence
+            && !is_decisive(beta)
+            && !self.game.facing_threat()
+            && !self.game.opponent_can_four()
+        {
+            let eval = self.game.evaluate();
+            // Reverse futility: far enough above beta that the few plies left will not
+            // bring it back.
+            if depth <= self.params.rfp_depth && eval - self.params.rfp_margin * depth >= beta {
+                return eval;
+            }
+            // Null move: not twice in a row (the last move a pass), which would only hand
+            // the move back.
+            if self.params.nmp_depth > 0
+                && depth >= self.params.nmp_depth
+                && eval >= beta
+                && self.game.last_move().is_some()
+                && self.game.pass()
+            {
+                let r = self.params.nmp_base + depth / self.params.nmp_div.max(1);
+                let s = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                self.game.undo();
+                if self.aborted {
+                    return 0;
+                }
+                if s >= beta {
+                    return if is_decisive(s) { beta } else { s };
+                }
+            }
+        }
+
         let p = ply as usize;
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -469,6 +532,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let p = &self.params;
         if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
             0
+        } else if p.lmr_log > 0 {
+            let r = (depth as f32).ln() * (i as f32).ln() * p.lmr_log as f32 / 100.0;
+            (r as i32).clamp(1, (depth - 2).max(1))
         } else if i >= p.lmr_far && depth > p.lmr_depth {
             2
         } else {

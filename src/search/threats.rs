@@ -439,6 +439,12 @@ pub trait Tactics: Game {
     fn can_four(&self) -> bool;
     /// Whether the opponent of the side to move can make five next move (O(1)).
     fn facing_five(&self) -> bool;
+    /// Whether the opponent of the side to move can make five, or an open four or a double
+    /// four, next move (O(1)): the side to move must answer, so it cannot pass.
+    fn facing_threat(&self) -> bool;
+    /// Whether the opponent of the side to move could make a four if it were to move (O(1)):
+    /// only then can it have a VCF.
+    fn opponent_can_four(&self) -> bool;
 }
 
 impl<R: Rule> Tactics for Board<R> {
@@ -464,6 +470,19 @@ impl<R: Rule> Tactics for Board<R> {
     #[inline]
     fn facing_five(&self) -> bool {
         self.code_count(self.side_to_move().opponent(), Code::Five) > 0
+    }
+
+    #[inline]
+    fn facing_threat(&self) -> bool {
+        let opp = self.side_to_move().opponent();
+        self.code_count(opp, Code::Five) > 0
+            || self.code_count(opp, Code::OpenFour) > 0
+            || self.code_count(opp, Code::DoubleFour) > 0
+    }
+
+    #[inline]
+    fn opponent_can_four(&self) -> bool {
+        self.has_code_at_least(self.side_to_move().opponent(), Code::Four)
     }
 }
 
