@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Regenerates the evaluation weights (src/game/gomoku/weights.rs) from self-play games:
+# near-level openings from `wuzi-arena gen-openings`, games between two copies of the current
+# release build, then `pbrain-wuzi tune` (Texel's method, see src/tune.rs) on all of them.
+# The games (tens of MB) stay out of git, in arena-out/tune-*; the fitted weights go in.
+#
+#   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--out DIR] [--write] [OLD_GAMES.jsonl…]
+#
+#   --games N   self-play games to play (default 2000)
+#   --turn MS   timeout_turn of the self-play games (default 100)
+#   --seed S    seed of the openings and the schedule (default 12)
+#   --out DIR   where the games go (default arena-out/tune-<time>)
+#   --write     overwrite src/game/gomoku/weights.rs (default: print the fit only)
+#   OLD_GAMES   earlier games.jsonl files to fit on as well
+#
+# The weights committed with this script were fitted with
+#   pbrain-wuzi tune --epochs 3000 --rate 3 selfplay1/games.jsonl selfplay2/games.jsonl
+# on 2,000 games at timeout_turn 40 (seed 11) and 2,019 at timeout_turn 100 (seed 12).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+games=2000 turn=100 seed=12 out="" write=0
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        --games) games=$2; shift 2 ;;
+        --turn) turn=$2; shift 2 ;;
+        --seed) seed=$2; shift 2 ;;
+        --out) out=$2; shift 2 ;;
+        --write) write=1; shift ;;
+        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
+        *) break ;;
+    esac
+done
+out=${out:-"$root/arena-out/tune-$(date +%Y%m%d-%H%M%S)"}
+mkdir -p "$out"
+cargo build --release --manifest-path "$root/Cargo.toml" --bins
+bin="$root/target/release"
+"$bin/wuzi-arena" gen-openings --rule 0 --size 15 --count "$games" --stones 3-8 --radius 4 \
+    --max-eval 250 --seed "$seed" > "$out/openings.pos"
+"$bin/wuzi-arena" --engine "cmd=$bin/pbrain-wuzi" name=a info=thread_num=1 \
+    --engine "cmd=$bin/pbrain-wuzi" name=b info=thread_num=1 \
+    --openings "$out/openings.pos" --size 15 --rule 0 --reuse --seed "$seed" \
+    --timeout-turn "$turn" --timeout-match 0 --tolerance 500 --games "$games" --quiet \
+    --out "$out/selfplay"
+target=("--out" "$out/weights.rs")
+[[ $write == 1 ]] && target=("--out" "$root/src/game/gomoku/weights.rs")
+"$bin/pbrain-wuzi" tune --epochs 3000 --rate 3 "${target[@]}" \
+    --positions "$out/positions.txt" "$out/selfplay/games.jsonl" "$@"
+echo "weights: ${target[1]}; positions (pos, result, eval): $out/positions.txt"
