@@ -114,6 +114,25 @@ fn record_manifest(o: &RunOptions, m: &Manifest, dir: &Path) -> Result<(), AppEr
     m.write(dir).map_err(AppError::Manifest)
 }
 
+/// Says what a resumed run found: games done, and a line cut by a killed process (the
+/// tournament cuts it off and plays that game again).
+fn resume_note(dir: &Path, total: usize, progress: &mut dyn Write) -> Result<(), AppError> {
+    let contents = journal::read(&dir.join(journal::FILE))
+        .map_err(|e| AppError::Arena(ArenaError::Journal(e)))?;
+    let cut = if contents.cut.is_some() {
+        "; its last line was cut short by the interruption: that game is played again"
+    } else {
+        ""
+    };
+    writeln!(
+        progress,
+        "resuming {}: {} of {total} games done{cut}",
+        dir.display(),
+        contents.entries.len()
+    )?;
+    Ok(())
+}
+
 /// Runs a tournament, a shard of one, or a grid. The progress line goes to `progress`,
 /// rewritten in place with `\r` when `live` (a terminal), one line per game otherwise (a
 /// log file); results are printed by [`report`].
@@ -155,6 +174,9 @@ pub fn run<G: Game>(
         let planned = tournament::schedule(&cfg).len();
         let m = Manifest::new(o, planned, openings_text.as_deref());
         record_manifest(o, &m, dir)?;
+        if o.resume && !o.quiet {
+            resume_note(dir, o.shard.games(planned).len(), progress)?;
+        }
     }
     let control = RunControl {
         shard: o.shard,

@@ -49,7 +49,9 @@ pub enum Command {
     /// Combine shard directories into one report.
     Merge(MergeOptions),
     /// Summarise shards from their result files.
-    Status { dirs: Vec<PathBuf> },
+    Status {
+        dirs: Vec<PathBuf>,
+    },
     /// The top-level usage.
     Help,
     /// A subcommand's usage.
@@ -296,7 +298,10 @@ pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let sub = args.first().map(String::as_str).unwrap_or_default();
-    if matches!(sub, "convert-openings" | "gen-openings" | "merge" | "status") {
+    if matches!(
+        sub,
+        "convert-openings" | "gen-openings" | "merge" | "status"
+    ) {
         let rest = &args[1..];
         if wants_help(rest) {
             return Ok(Command::SubHelp(usage_for(args)));

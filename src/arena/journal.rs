@@ -77,7 +77,10 @@ pub enum JournalError {
         why: String,
     },
     /// The same game twice.
-    Duplicate { path: PathBuf, id: usize },
+    Duplicate {
+        path: PathBuf,
+        id: usize,
+    },
 }
 
 impl fmt::Display for JournalError {
@@ -249,7 +252,10 @@ mod tests {
         assert_eq!(c.entries.len(), 2);
         let r = c.entries[1].result;
         assert_eq!((r.id, r.black, r.white), (4, 1, 0));
-        assert_eq!(r.termination, Termination::Fault(super::super::referee::Fault::Timeout));
+        assert_eq!(
+            r.termination,
+            Termination::Fault(super::super::referee::Fault::Timeout)
+        );
         assert_eq!(r.loser(), Some(1));
         assert_eq!(c.entries[0].ended_ms, Some(100));
         assert_eq!(c.cut.as_deref(), Some(&L1[..30]));

@@ -174,7 +174,10 @@ impl Parser<'_> {
     fn number(&mut self) -> Value {
         let start = self.i;
         while self.i < self.s.len()
-            && matches!(self.s[self.i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9')
+            && matches!(
+                self.s[self.i],
+                b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9'
+            )
         {
             self.i += 1;
         }
@@ -246,17 +249,16 @@ mod tests {
 
     #[test]
     fn reads_objects_arrays_and_escapes() {
-        let v = parse(r#" {"id":12,"name":"a \"b\" \u00e9\ud83d\ude00","m":[[1,2],[]],"x":null,"ok":true} "#)
-            .unwrap();
+        let v = parse(
+            r#" {"id":12,"name":"a \"b\" \u00e9\ud83d\ude00","m":[[1,2],[]],"x":null,"ok":true} "#,
+        )
+        .unwrap();
         assert_eq!(v.get("id").and_then(Value::as_u64), Some(12));
         assert_eq!(v.get("name").and_then(Value::as_str), Some("a \"b\" é😀"));
         assert_eq!(
             v.get("m"),
             Some(&Value::Array(vec![
-                Value::Array(vec![
-                    Value::Number("1".into()),
-                    Value::Number("2".into())
-                ]),
+                Value::Array(vec![Value::Number("1".into()), Value::Number("2".into())]),
                 Value::Array(vec![])
             ]))
         );

@@ -228,7 +228,10 @@ impl Manifest {
         let o = self.options()?;
         let mut v = vec![
             ("the wuzi-arena version".into(), self.version.clone()),
-            ("the number of shards (--shard I/N)".into(), self.shard.count.to_string()),
+            (
+                "the number of shards (--shard I/N)".into(),
+                self.shard.count.to_string(),
+            ),
             ("the number of games".into(), self.planned.to_string()),
             ("--engine count".into(), o.engines.len().to_string()),
         ];
@@ -315,7 +318,10 @@ mod tests {
         let m = Manifest::new(&o, 10, Some("h8\n"));
         assert_eq!(m.shard, Shard { index: 2, count: 3 });
         // the machine-local options are not recorded
-        assert!(!m.args.iter().any(|a| a == "--out" || a == "--concurrency" || a == "--shard"));
+        assert!(!m
+            .args
+            .iter()
+            .any(|a| a == "--out" || a == "--concurrency" || a == "--shard"));
         assert!(m.executables[0].is_some() && m.executables[1].is_none());
         let back = Manifest::parse(&m.to_text(), Path::new("m")).unwrap();
         assert_eq!(back, m);
@@ -332,17 +338,26 @@ mod tests {
             (&m(&format!("--timeout-turn 100 --engine cmd=x --engine cmd=y --shard 2/2 --out b --concurrency 4")), db),
         );
         assert!(same.is_ok(), "{same:?}");
-        let e = Manifest::check_same_run((&m(base), da), (&m(&format!("{base} --timeout-turn 200")), db))
-            .unwrap_err()
-            .to_string();
-        assert_eq!(e, "the runs differ in --timeout-turn: 100 in a but 200 in b");
+        let e = Manifest::check_same_run(
+            (&m(base), da),
+            (&m(&format!("{base} --timeout-turn 200")), db),
+        )
+        .unwrap_err()
+        .to_string();
+        assert_eq!(
+            e,
+            "the runs differ in --timeout-turn: 100 in a but 200 in b"
+        );
         let e = Manifest::check_same_run((&m(base), da), (&m(&format!("{base} --seed 9")), db))
             .unwrap_err()
             .to_string();
         assert!(e.contains("--seed: 1 in a but 9 in b"), "{e}");
         let e = Manifest::check_same_run(
             (&m(base), da),
-            (&m("--engine cmd=x --engine cmd=y arg=-d --timeout-turn 100"), db),
+            (
+                &m("--engine cmd=x --engine cmd=y arg=-d --timeout-turn 100"),
+                db,
+            ),
         )
         .unwrap_err()
         .to_string();

@@ -98,7 +98,11 @@ impl ShardDir {
         let manifest = Manifest::read(dir).map_err(MergeError::Manifest)?;
         let journal = journal::read(&dir.join(journal::FILE)).map_err(MergeError::Journal)?;
         let shard = manifest.shard;
-        if let Some(e) = journal.entries.iter().find(|e| !shard.contains(e.result.id)) {
+        if let Some(e) = journal
+            .entries
+            .iter()
+            .find(|e| !shard.contains(e.result.id))
+        {
             return Err(MergeError::Foreign {
                 dir: dir.to_path_buf(),
                 id: e.result.id,
@@ -243,9 +247,9 @@ pub fn run(
 /// log (the shards' logs one after another), and the manifest of the whole run.
 fn write_dir(dir: &Path, shards: &[ShardDir]) -> Result<(), MergeError> {
     let same = |a: &Path| {
-        fs::canonicalize(a).ok().is_some_and(|a| {
-            fs::canonicalize(dir).is_ok_and(|d| d == a)
-        })
+        fs::canonicalize(a)
+            .ok()
+            .is_some_and(|a| fs::canonicalize(dir).is_ok_and(|d| d == a))
     };
     if shards.iter().any(|s| same(&s.dir)) {
         return Err(MergeError::OutIsInput(dir.to_path_buf()));

@@ -22,7 +22,7 @@ pub mod progress;
 pub mod record;
 pub mod referee;
 pub mod shard;
-pub mod status;
 pub mod stats;
+pub mod status;
 pub mod swap2;
 pub mod tournament;

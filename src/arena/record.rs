@@ -250,9 +250,15 @@ mod tests {
     fn json_line_escapes_strings() {
         let j = to_json(&sample());
         assert!(j.contains("\"result\":\"0-1\""), "{j}");
-        assert!(j.contains("\"black_index\":0,\"white_index\":1,\"width\""), "{j}");
+        assert!(
+            j.contains("\"black_index\":0,\"white_index\":1,\"width\""),
+            "{j}"
+        );
         let k = to_json_with(&sample(), &[("seed", 7), ("ended", 9)]);
-        assert!(k.contains("\"white_index\":1,\"seed\":7,\"ended\":9,"), "{k}");
+        assert!(
+            k.contains("\"white_index\":1,\"seed\":7,\"ended\":9,"),
+            "{k}"
+        );
         assert!(j.contains("\"termination\":\"timeout\""), "{j}");
         assert!(
             j.contains("\"detail\":\"pbrain-a: no \\\"move\\\"\""),

@@ -193,10 +193,14 @@ impl Termination {
 
     /// The termination a [`Termination::name`] stands for (results read back from disk).
     pub fn from_name(name: &str) -> Option<Termination> {
-        [Termination::Line, Termination::BoardFull, Termination::MoveLimit]
-            .into_iter()
-            .chain(Fault::ALL.map(Termination::Fault))
-            .find(|t| t.name() == name)
+        [
+            Termination::Line,
+            Termination::BoardFull,
+            Termination::MoveLimit,
+        ]
+        .into_iter()
+        .chain(Fault::ALL.map(Termination::Fault))
+        .find(|t| t.name() == name)
     }
 }
 

@@ -32,7 +32,9 @@ impl Shard {
         let (i, n) = s.split_once('/')?;
         let index: usize = i.trim().parse().ok()?;
         let count: usize = n.trim().parse().ok()?;
-        (1..=count).contains(&index).then_some(Shard { index, count })
+        (1..=count)
+            .contains(&index)
+            .then_some(Shard { index, count })
     }
 
     /// Whether game `id` (1-based, in schedule order) belongs to this slice.

@@ -6,10 +6,10 @@
 //! then the table of the results so far. A directory without a manifest yet is a shard
 //! that has not started (queued in Slurm, say), not an error.
 
+use super::journal;
 use super::manifest::ManifestError;
 use super::merge::{self, MergeError, ShardDir};
 use super::progress::{eta_from_ends, fmt_duration};
-use super::journal;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -38,7 +38,12 @@ pub fn run(dirs: &[PathBuf], out: &mut dyn Write) -> Result<(), MergeError> {
     for s in &shards {
         let done = s.journal.entries.len();
         let total = s.total();
-        let ends: Vec<u64> = s.journal.entries.iter().filter_map(|e| e.ended_ms).collect();
+        let ends: Vec<u64> = s
+            .journal
+            .entries
+            .iter()
+            .filter_map(|e| e.ended_ms)
+            .collect();
         let last = ends.iter().max().map(|&t| {
             let ago = Duration::from_millis(now.saturating_sub(t));
             format!("  last result {} ago", fmt_duration(Some(ago)))

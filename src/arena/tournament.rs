@@ -375,7 +375,10 @@ pub enum ArenaError {
     /// `games.jsonl` cannot be read or written.
     Journal(JournalError),
     /// A resumed journal holds a game this run does not play: another shard's directory.
-    ForeignGame { id: usize, shard: Shard },
+    ForeignGame {
+        id: usize,
+        shard: Shard,
+    },
 }
 
 impl std::fmt::Display for ArenaError {
