@@ -174,7 +174,7 @@ pub fn run<G: Game>(
         let planned = tournament::schedule(&cfg).len();
         let m = Manifest::new(o, planned, openings_text.as_deref());
         record_manifest(o, &m, dir)?;
-        if o.resume && !o.quiet {
+        if o.resume && !o.quiet && dir.join(journal::FILE).exists() {
             resume_note(dir, o.shard.games(planned).len(), progress)?;
         }
     }

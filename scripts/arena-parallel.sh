@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# A wuzi-arena tournament split into shards and run through GNU parallel, on this machine
+# (-j) or on several (--sshloginfile), then merged into one report.
+#
+#   scripts/arena-parallel.sh [-j JOBS] [--sshloginfile FILE] [--arena PATH] \
+#       SHARDS RUN_DIR -- WUZI_ARENA_OPTIONS…
+#
+# RUN_DIR gets the staged binaries (scripts/lib/arena-stage.sh), one shard-I/ directory
+# per shard, merged/ (the one-machine records) and report.txt (the table). Engines given
+# as cmd=PATH and the --openings file are copied into RUN_DIR/stage, and so, with
+# --sshloginfile, to every machine (they must run the same binaries: same architecture and
+# libraries); engines named without a path (cmd=pbrain-x) must be on each machine's PATH.
+# Jobs run in RUN_DIR's path relative to the home directory on other machines (parallel's
+# --workdir .), and each shard's directory comes back when it ends (--return).
+#
+# Running it again with the same arguments continues an interrupted run: every shard is
+# started with --resume, so finished games are kept and only the others are played.
+# -j defaults to the number of shards on this machine; with --sshloginfile it is parallel's
+# per-machine job count (default: one job per CPU core). Progress lines of the shards are
+# printed as they come; `wuzi-arena status RUN_DIR/shard-*` summarises them at any time.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/lib/arena-stage.sh"
+
+usage() {
+    sed -n '5,6p' "$0" | sed 's/^# *//' >&2
+    exit 2
+}
+jobs="" logins="" arena="$root/target/release/wuzi-arena"
+while [[ $# -gt 0 ]]; do
+    case $1 in
+        -j) jobs=$2; shift 2 ;;
+        --sshloginfile) logins=$(realpath "$2"); shift 2 ;;
+        --arena) arena=$2; shift 2 ;;
+        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --) shift; break ;;
+        -*) echo "unknown option $1" >&2; usage ;;
+        *) break ;;
+    esac
+done
+[[ $# -ge 3 && $3 == -- ]] || usage
+shards=$1 run=$2
+shift 3
+command -v parallel >/dev/null || {
+    echo "GNU parallel is not installed: scripts/install-cluster-tools.sh" >&2
+    exit 1
+}
+stage_run "$run" "$shards" "$arena" "$@"
+
+cd "$run"
+opts=(--line-buffer --halt never)
+if [[ -n $logins ]]; then
+    opts+=(--sshloginfile "$logins" --workdir . --cleanup)
+    for f in "${STAGED_FILES[@]}"; do opts+=(--basefile "$f"); done
+    opts+=(--return 'shard-{}')
+    [[ -n $jobs ]] && opts+=(-j "$jobs")
+else
+    opts+=(-j "${jobs:-$shards}")
+fi
+status=0
+seq 1 "$shards" | parallel "${opts[@]}" bash stage/run-shard.sh '{}' || status=$?
+if ((status != 0)); then
+    echo "$status shard(s) failed; run the same command again to resume them" >&2
+    exit 1
+fi
+stage/merge.sh
