@@ -50,15 +50,30 @@ stage_run "$run" "$shards" "$arena" "$@"
 cd "$run"
 opts=(--line-buffer --halt never)
 if [[ -n $logins ]]; then
+    # A shard's directory travels both ways, so a rerun resumes it on whichever machine
+    # gets it; --cleanup removes the copies parallel knows as files, the rest goes below.
+    for ((i = 1; i <= shards; i++)); do mkdir -p "shard-$i"; done
     opts+=(--sshloginfile "$logins" --workdir . --cleanup)
     for f in "${STAGED_FILES[@]}"; do opts+=(--basefile "$f"); done
-    opts+=(--return 'shard-{}')
+    opts+=(--transferfile 'shard-{}' --return 'shard-{}')
     [[ -n $jobs ]] && opts+=(-j "$jobs")
 else
     opts+=(-j "${jobs:-$shards}")
 fi
 status=0
 seq 1 "$shards" | parallel "${opts[@]}" bash stage/run-shard.sh '{}' || status=$?
+if [[ -n $logins ]]; then
+    # parallel's --cleanup does not remove directories: clear the shard copies on every
+    # other machine (":" is this one, whose directories are the results).
+    remote=$(mktemp)
+    grep -Ev '^[[:space:]]*([0-9]+/)?:[[:space:]]*$|^[[:space:]]*(#|$)' "$logins" > "$remote" || true
+    if [[ -s $remote ]]; then
+        mapfile -t dirs < <(seq -f 'shard-%g' 1 "$shards")
+        parallel --nonall --sshloginfile "$remote" --workdir . rm -rf "${dirs[@]}" stage ||
+            echo "could not remove the shard copies on some machines" >&2
+    fi
+    rm -f "$remote"
+fi
 if ((status != 0)); then
     echo "$status shard(s) failed; run the same command again to resume them" >&2
     exit 1

@@ -1,20 +1,22 @@
 #!/usr/bin/env bash
 # Installs what scripts/arena-parallel.sh and scripts/arena-slurm.sh need on Debian/Ubuntu:
-# GNU parallel (and rsync, which parallel uses to copy files to other machines), and, with
+# GNU parallel (and rsync and ssh, which parallel uses to reach other machines); with
 # --slurm, a single-node Slurm (slurmctld, slurmd, the sbatch/squeue clients and munge,
-# Slurm's authentication) for scripts/test-slurm.sh. Needs root; does nothing for a tool
-# already installed, so it is safe to run before every test.
+# Slurm's authentication) for scripts/test-slurm.sh; with --sshd, an ssh server for
+# scripts/test-parallel-ssh.sh. Needs root; does nothing for a tool already installed, so
+# it is safe to run before every test.
 #
-# usage: scripts/install-cluster-tools.sh [--slurm]
+# usage: scripts/install-cluster-tools.sh [--slurm] [--sshd]
 set -euo pipefail
 
-want=(parallel rsync)
-if [[ ${1:-} == --slurm ]]; then
-    want+=(slurm-wlm slurm-client munge)
-elif [[ -n ${1:-} ]]; then
-    echo "usage: $0 [--slurm]" >&2
-    exit 2
-fi
+want=(parallel rsync openssh-client)
+for a in "$@"; do
+    case $a in
+        --slurm) want+=(slurm-wlm slurm-client munge) ;;
+        --sshd) want+=(openssh-server) ;;
+        *) echo "usage: $0 [--slurm] [--sshd]" >&2; exit 2 ;;
+    esac
+done
 
 missing=()
 for p in "${want[@]}"; do

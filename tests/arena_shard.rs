@@ -409,3 +409,58 @@ fn every_level_answers_help_and_wrong_options_exit_2() {
         text(&o.stderr)
     );
 }
+
+#[test]
+fn arena_parallel_script_runs_shards_two_at_a_time_and_merges() {
+    if Command::new("parallel").arg("--version").output().is_err() {
+        eprintln!("skipped: GNU parallel is not installed (scripts/install-cluster-tools.sh)");
+        return;
+    }
+    let root = scratch("parallel");
+    let base = tournament(3);
+    let table = one_machine(&base, &root.join("all"));
+    let run = root.join("run");
+    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("scripts/arena-parallel.sh");
+    let play = || {
+        Command::new("bash")
+            .arg(&script)
+            .args(["-j", "2", "--arena", env!("CARGO_BIN_EXE_wuzi-arena"), "4"])
+            .arg(&run)
+            .arg("--")
+            .args(&base)
+            .output()
+            .unwrap()
+    };
+    let o = play();
+    let report = ok(&o);
+    assert_eq!(report, table, "stderr: {}", text(&o.stderr));
+    let progress = text(&o.stderr);
+    for i in 1..=4 {
+        assert!(
+            progress.contains(&format!("shard {i}/4  games ")),
+            "{progress}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_to_string(run.join("report.txt")).unwrap(),
+        table
+    );
+    assert_eq!(
+        sorted_untimed(journal(&run.join("merged"))),
+        sorted_untimed(journal(&root.join("all")))
+    );
+    // the same command again finds every game played and only merges
+    let again = play();
+    assert_eq!(ok(&again), table);
+    assert!(
+        text(&again.stderr).contains("resuming"),
+        "{}",
+        text(&again.stderr)
+    );
+    assert!(
+        !text(&again.stderr).contains("games 1/"),
+        "{}",
+        text(&again.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&root);
+}
