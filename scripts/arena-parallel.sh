@@ -22,30 +22,17 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/arena-stage.sh"
 
-usage() {
-    sed -n '5,6p' "$0" | sed 's/^# *//' >&2
-    exit 2
-}
-jobs="" logins="" arena="$root/target/release/wuzi-arena"
-while [[ $# -gt 0 ]]; do
+jobs="" logins=""
+script_option() {
     case $1 in
-        -j) jobs=$2; shift 2 ;;
-        --sshloginfile) logins=$(realpath "$2"); shift 2 ;;
-        --arena) arena=$2; shift 2 ;;
-        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        --) shift; break ;;
-        -*) echo "unknown option $1" >&2; usage ;;
-        *) break ;;
+        -j) jobs=$2 CONSUMED=2 ;;
+        --sshloginfile) logins=$(realpath "$2") CONSUMED=2 ;;
+        *) return 1 ;;
     esac
-done
-[[ $# -ge 3 && $3 == -- ]] || usage
-shards=$1 run=$2
-shift 3
-command -v parallel >/dev/null || {
-    echo "GNU parallel is not installed: scripts/install-cluster-tools.sh" >&2
-    exit 1
 }
-stage_run "$run" "$shards" "$arena" "$@"
+parse_run_args parallel "" "$@"
+shards=$SHARDS run=$RUN
+stage_run "$run" "$shards" "$ARENA" "${ARENA_ARGS[@]}"
 
 cd "$run"
 opts=(--line-buffer --halt never)

@@ -21,34 +21,22 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/arena-stage.sh"
 
-usage() {
-    sed -n '5,6p' "$0" | sed 's/^# *//' >&2
-    exit 2
-}
-wait_for_merge=0 arena="$root/target/release/wuzi-arena" extra=()
-while [[ $# -gt 0 ]]; do
+wait_for_merge=0 extra=()
+script_option() {
     case $1 in
-        --wait) wait_for_merge=1; shift ;;
-        --arena) arena=$2; shift 2 ;;
-        --sbatch) extra+=("$2"); shift 2 ;;
-        -h | --help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-        --) shift; break ;;
-        -*) echo "unknown option $1" >&2; usage ;;
-        *) break ;;
+        --wait) wait_for_merge=1 CONSUMED=1 ;;
+        --sbatch) extra+=("$2") CONSUMED=2 ;;
+        *) return 1 ;;
     esac
-done
-[[ $# -ge 3 && $3 == -- ]] || usage
-shards=$1 run=$2
-shift 3
-command -v sbatch >/dev/null || {
-    echo "Slurm's sbatch is not installed (scripts/install-cluster-tools.sh --slurm)" >&2
-    exit 1
 }
+parse_run_args sbatch "--slurm" "$@"
+shards=$SHARDS run=$RUN
+# one CPU per concurrent game
 cpus=1
-for ((i = 1; i <= $#; i++)); do
-    [[ ${!i} == --concurrency ]] && { j=$((i + 1)); cpus=${!j}; }
+for ((i = 0; i < ${#ARENA_ARGS[@]}; i++)); do
+    [[ ${ARENA_ARGS[i]} == --concurrency ]] && cpus=${ARENA_ARGS[i + 1]}
 done
-stage_run "$run" "$shards" "$arena" "$@"
+stage_run "$run" "$shards" "$ARENA" "${ARENA_ARGS[@]}"
 run=$(realpath "$run")
 rm -f "$run/report.txt" # a report from an earlier submission is not this one's
 

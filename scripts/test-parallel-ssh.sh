@@ -13,15 +13,8 @@
 # at the end, by its process id.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ((EUID != 0)); then
-    echo "$0: run it as root (it installs and starts an sshd)" >&2
-    exit 1
-fi
-"$root/scripts/install-cluster-tools.sh" --sshd
-bin=$root/target/release
-if [[ ! -x $bin/wuzi-arena || ! -x $bin/pbrain-wuzi ]]; then
-    (cd "$root" && nice -n 19 cargo build --release --bins)
-fi
+source "$root/scripts/lib/cluster-test.sh"
+cluster_test_prepare --sshd
 
 # parallel maps the run directory to the same path relative to the home directory on the
 # other machine, so the run sits under $HOME here and the "remote" home is another one.
@@ -79,29 +72,15 @@ done
 # one job slot over ssh, one here
 printf '1/%s root@127.0.0.1\n1/:\n' "$ssh_cmd" > "$work/logins"
 
-args=()
-for name in r1 r2 r3; do
-    args+=(--engine "cmd=$bin/pbrain-wuzi" "name=$name" info=player=random 'info=seed={seed}')
-done
-args+=(--size 9 --rounds 3 --symmetry --seed 5 --timeout-turn 3000 --start-timeout 10000)
-
-"$root/scripts/arena-parallel.sh" --sshloginfile "$work/logins" --arena "$bin/wuzi-arena" \
-    4 "$work/run" -- "${args[@]}" > "$work/parallel-report.txt" 2> "$work/parallel.log"
-"$bin/wuzi-arena" "${args[@]}" --quiet --out "$work/one" > "$work/one-report.txt"
-
-fail() {
-    echo "FAIL: $*" >&2
-    cat "$work/parallel.log" >&2
-    exit 1
-}
-diff -u "$work/one-report.txt" "$work/parallel-report.txt" || fail "the merged report differs"
-games=$(wc -l < "$work/run/merged/games.jsonl")
-distinct=$(grep -o '^{"id":[0-9]*' "$work/run/merged/games.jsonl" | sort -u | wc -l)
-((games == 18 && distinct == 18)) || fail "$games game lines, $distinct distinct, want 18"
+cluster_test_tournament 3 5 # 18 games
+"$root/scripts/arena-parallel.sh" --sshloginfile "$work/logins" --arena "$BIN/wuzi-arena" \
+    4 "$work/run" -- "${TOURNAMENT[@]}" > "$work/parallel-report.txt" 2> "$work/parallel.log" ||
+    { cat "$work/parallel.log" >&2; cluster_test_fail "arena-parallel.sh failed"; }
+cluster_test_check "$work" "$work/parallel-report.txt" "$work/run"
 # two logins were this script's own checks; parallel's jobs and transfers are the rest
 logins=$(grep -c 'Accepted publickey' "$work/sshd.log" || true)
-((logins > 2)) || fail "no job went over ssh ($logins logins)"
+((logins > 2)) || cluster_test_fail "no job went over ssh ($logins logins)"
 leftover=$(find "$remote_home/${work#"$HOME"/}" -type f 2>/dev/null | head -5)
-[[ -z $leftover ]] || fail "--cleanup left files on the ssh side: $leftover"
+[[ -z $leftover ]] || cluster_test_fail "files left on the ssh side: $leftover"
 cat "$work/parallel-report.txt"
 echo "OK: shards over ssh and locally merged into the one-process tournament"

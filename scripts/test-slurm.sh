@@ -13,15 +13,8 @@
 # they are missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-if ((EUID != 0)); then
-    echo "$0: run it as root (it installs and starts Slurm)" >&2
-    exit 1
-fi
-"$root/scripts/install-cluster-tools.sh" --slurm
-bin=$root/target/release
-if [[ ! -x $bin/wuzi-arena || ! -x $bin/pbrain-wuzi ]]; then
-    (cd "$root" && nice -n 19 cargo build --release --bins)
-fi
+source "$root/scripts/lib/cluster-test.sh"
+cluster_test_prepare --slurm
 
 work=$(mktemp -d /tmp/wuzi-slurm-test.XXXXXX)
 chmod 755 "$work"
@@ -109,27 +102,12 @@ if [[ $state != idle ]]; then
 fi
 echo "single-node Slurm up on $host ($cpus CPUs)"
 
-# Three random movers seeded per game: 3 pairs x 2 colours x 4 rounds = 24 games.
-args=()
-for name in r1 r2 r3; do
-    args+=(--engine "cmd=$bin/pbrain-wuzi" "name=$name" info=player=random 'info=seed={seed}')
-done
-args+=(--size 9 --rounds 4 --symmetry --seed 3 --timeout-turn 3000 --start-timeout 10000)
-
-"$root/scripts/arena-slurm.sh" --wait --arena "$bin/wuzi-arena" 5 "$work/run" -- "${args[@]}" \
-    > "$work/slurm-report.txt"
-"$bin/wuzi-arena" "${args[@]}" --quiet --out "$work/one" > "$work/one-report.txt"
-
-fail() {
-    echo "FAIL: $*" >&2
-    exit 1
-}
-diff -u "$work/one-report.txt" "$work/slurm-report.txt" || fail "the merged report differs"
-games=$(wc -l < "$work/run/merged/games.jsonl")
-distinct=$(grep -o '^{"id":[0-9]*' "$work/run/merged/games.jsonl" | sort -u | wc -l)
-((games == 24 && distinct == 24)) || fail "$games game lines, $distinct distinct, want 24"
+cluster_test_tournament 4 3 # 24 games
+"$root/scripts/arena-slurm.sh" --wait --arena "$BIN/wuzi-arena" 5 "$work/run" -- \
+    "${TOURNAMENT[@]}" > "$work/slurm-report.txt"
+cluster_test_check "$work" "$work/slurm-report.txt" "$work/run"
 for i in 1 2 3 4 5; do
-    grep -q "shard $i/5" "$work/run/slurm-shard-$i.log" || fail "no progress in task $i's log"
+    grep -q "shard $i/5" "$work/run/slurm-shard-$i.log" || cluster_test_fail "no progress in task $i's log"
 done
 cat "$work/slurm-report.txt"
 echo "OK: 5 Slurm array tasks and the merge job reproduced the one-process tournament"

@@ -36,16 +36,13 @@ fn tournament(rounds: usize) -> Vec<String> {
     let wuzi = env!("CARGO_BIN_EXE_pbrain-wuzi");
     let mut a = Vec::new();
     for name in ["r1", "r2", "r3"] {
-        a.extend(
-            [
-                "--engine".into(),
-                format!("cmd={wuzi}"),
-                format!("name={name}"),
-                "info=player=random".into(),
-                "info=seed={seed}".into(),
-            ]
-            .into_iter(),
-        );
+        a.extend([
+            "--engine".into(),
+            format!("cmd={wuzi}"),
+            format!("name={name}"),
+            "info=player=random".into(),
+            "info=seed={seed}".into(),
+        ]);
     }
     let rest = format!(
         "--size 9 --rounds {rounds} --symmetry --seed 11 --timeout-turn 3000 --start-timeout 10000"
@@ -463,4 +460,21 @@ fn arena_parallel_script_runs_shards_two_at_a_time_and_merges() {
         text(&again.stderr)
     );
     let _ = std::fs::remove_dir_all(&root);
+}
+
+#[test]
+fn readme_quotes_the_help_of_the_sharding_options() {
+    let readme =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+            .unwrap();
+    let section = readme
+        .split("## Running a tournament on many machines")
+        .nth(1)
+        .expect("README has the section");
+    let block = section.split("```").nth(1).unwrap();
+    let help = ok(&arena(&["--help".to_string()]));
+    let lines: Vec<&str> = help.lines().collect();
+    for l in block.lines().filter(|l| !l.trim().is_empty()) {
+        assert!(lines.contains(&l), "README line not in --help: {l:?}");
+    }
 }

@@ -82,3 +82,43 @@ stage_run() {
     chmod +x "$run/stage/run-shard.sh" "$run/stage/merge.sh"
     STAGED_FILES+=(stage/run-shard.sh)
 }
+
+# The calling script's help: its header comment.
+script_help() {
+    awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"
+}
+
+script_usage() {
+    script_help | awk '/^ *scripts\//, /^$/' >&2
+    exit 2
+}
+
+# usage: parse_run_args TOOL INSTALL_HINT "$@"
+# Reads `[options] SHARDS RUN_DIR -- WUZI_ARENA_OPTIONS…`: --arena and --help here, any
+# other option through the caller's `script_option "$@"`, which returns 1 for an unknown
+# one and otherwise sets CONSUMED to the number of arguments it took. Sets ARENA, SHARDS,
+# RUN and ARENA_ARGS; fails unless the command TOOL is installed.
+parse_run_args() {
+    local tool=$1 hint=$2
+    shift 2
+    ARENA=$root/target/release/wuzi-arena
+    while (($#)); do
+        case $1 in
+            --arena) ARENA=$2; shift 2 ;;
+            -h | --help) script_help; exit 0 ;;
+            -*)
+                script_option "$@" || { echo "unknown option $1" >&2; script_usage; }
+                shift "$CONSUMED"
+                ;;
+            *) break ;;
+        esac
+    done
+    [[ $# -ge 3 && $3 == -- ]] || script_usage
+    SHARDS=$1 RUN=$2
+    shift 3
+    ARENA_ARGS=("$@")
+    if ! command -v "$tool" >/dev/null; then
+        echo "$tool is not installed: scripts/install-cluster-tools.sh $hint" >&2
+        exit 1
+    fi
+}

@@ -335,7 +335,7 @@ mod tests {
         let base = "--engine cmd=x --engine cmd=y --timeout-turn 100";
         let same = Manifest::check_same_run(
             (&m(&format!("{base} --shard 1/2 --out a")), da),
-            (&m(&format!("--timeout-turn 100 --engine cmd=x --engine cmd=y --shard 2/2 --out b --concurrency 4")), db),
+            (&m("--timeout-turn 100 --engine cmd=x --engine cmd=y --shard 2/2 --out b --concurrency 4"), db),
         );
         assert!(same.is_ok(), "{same:?}");
         let e = Manifest::check_same_run(
