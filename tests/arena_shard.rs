@@ -317,6 +317,12 @@ fn a_killed_shard_resumes_without_replaying_finished_games() {
     let cut_at = full.len() - before.last().unwrap().len() / 2 - 1;
     std::fs::write(&path, &full[..cut_at]).unwrap();
     let kept = &before[..before.len() - 1];
+    // status reads the interrupted shard from its files
+    let st = ok(&arena(&["status".into(), d1.display().to_string()]));
+    assert!(
+        st.contains(&format!("games {}/60", kept.len())) && st.contains("eta "),
+        "{st}"
+    );
 
     let o = arena(&with(
         &base,

@@ -778,6 +778,58 @@ mod tests {
     }
 
     #[test]
+    fn shards_resume_and_what_the_manifest_keeps() {
+        let o = run("--engine cmd=a --engine cmd=b --seed 3 --shard 2/5 --out d --concurrency 2 --quiet --resume");
+        assert_eq!(o.shard, Shard { index: 2, count: 5 });
+        assert!(o.resume && o.quiet);
+        assert_eq!(
+            o.schedule_args,
+            args("--engine cmd=a --engine cmd=b --seed 3")
+        );
+        assert_eq!(run("--engine cmd=a --engine cmd=b").shard, Shard::WHOLE);
+        let bad = |s: &str| parse(&args(s)).unwrap_err().0;
+        assert!(bad("--engine cmd=a --engine cmd=b --shard 0/2 --out d").contains("I/N"));
+        assert!(bad("--engine cmd=a --engine cmd=b --shard 1/2").contains("need --out"));
+        assert!(bad("--engine cmd=a --engine cmd=b --resume").contains("need --out"));
+    }
+
+    #[test]
+    fn merge_and_status_commands() {
+        assert_eq!(
+            parse(&args("merge a b --out m --partial")).unwrap(),
+            Command::Merge(MergeOptions {
+                dirs: vec![PathBuf::from("a"), PathBuf::from("b")],
+                out: Some(PathBuf::from("m")),
+                csv: None,
+                partial: true,
+            })
+        );
+        assert_eq!(
+            parse(&args("status s1 s2")).unwrap(),
+            Command::Status {
+                dirs: vec![PathBuf::from("s1"), PathBuf::from("s2")]
+            }
+        );
+        assert!(parse(&args("merge"))
+            .unwrap_err()
+            .0
+            .contains("shard directories"));
+        assert!(parse(&args("status")).is_err());
+        assert!(parse(&args("merge a --out"))
+            .unwrap_err()
+            .0
+            .contains("needs a value"));
+        for sub in ["merge", "status", "convert-openings", "gen-openings"] {
+            assert_eq!(
+                parse(&args(&format!("{sub} --help"))).unwrap(),
+                Command::SubHelp(usage_for(&args(sub)))
+            );
+        }
+        assert_eq!(parse(&args("-V")).unwrap(), Command::Version);
+        assert_eq!(synopsis(STATUS_USAGE), "usage: wuzi-arena status DIR...\n");
+    }
+
+    #[test]
     fn convert_and_help() {
         assert_eq!(parse(&args("--help")).unwrap(), Command::Help);
         assert_eq!(parse(&[]).unwrap(), Command::Help);
