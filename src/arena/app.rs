@@ -92,7 +92,8 @@ pub fn report(
 }
 
 /// Records the run in its output directory. When resuming, the directory's manifest must
-/// describe the same run and shard (a directory without one has nothing to resume).
+/// describe the same run and shard, and is kept as it is (a directory without one has
+/// nothing to resume).
 fn record_manifest(o: &RunOptions, m: &Manifest, dir: &Path) -> Result<(), AppError> {
     if o.resume {
         match Manifest::read(dir) {
@@ -106,6 +107,7 @@ fn record_manifest(o: &RunOptions, m: &Manifest, dir: &Path) -> Result<(), AppEr
                         asked: m.shard,
                     });
                 }
+                return Ok(());
             }
             Err(ManifestError::Missing(_)) if !dir.join(journal::FILE).exists() => {}
             Err(e) => return Err(AppError::Manifest(e)),

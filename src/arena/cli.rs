@@ -159,7 +159,8 @@ time (ms):
   --max-memory BYTES      sent as INFO max_memory (default 367001600)
 stopping and output:
   --sprt ELO0,ELO1,ALPHA,BETA   stop engine 1 vs engine 2 once decided
-  --out DIR               games.jsonl, games/*.psq and *.sgf, logs/*.stderr.log
+  --out DIR               games.jsonl (a line as each game ends), games/*.psq and *.sgf,
+                          logs/*.stderr.log, manifest.txt (the options, for merge/resume)
   --quiet                 no progress line
 many machines:
   --shard I/N             play only the I-th of N disjoint slices of the schedule (needs

@@ -204,11 +204,15 @@ impl Manifest {
         }
     }
 
-    /// Writes the manifest into `dir` (created if needed).
+    /// Writes the manifest into `dir` (created if needed), through a temporary file and a
+    /// rename, so a process killed meanwhile leaves the old manifest or the new one, never
+    /// half of one that would block `--resume`.
     pub fn write(&self, dir: &Path) -> Result<(), ManifestError> {
         let path = dir.join(FILE);
+        let part = dir.join(format!("{FILE}.part"));
         fs::create_dir_all(dir)
-            .and_then(|()| fs::write(&path, self.to_text()))
+            .and_then(|()| fs::write(&part, self.to_text()))
+            .and_then(|()| fs::rename(&part, &path))
             .map_err(|e| ManifestError::Io(path, e))
     }
 
