@@ -289,28 +289,38 @@ fn a_killed_shard_resumes_without_replaying_finished_games() {
     // 60 games in shard 1/2 at a few ms each: long enough to be killed in the middle
     let base = tournament(20);
     let d1 = root.join("s1");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
-        .args(with(
-            &base,
-            &["--shard", "1/2", "--out", d1.to_str().unwrap()],
-        ))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    for _ in 0..5 {
-        let l = lines.next().unwrap().unwrap();
-        assert!(l.starts_with("shard 1/2  games "), "{l}");
+    // Killed twice, the second time while resuming with two games in flight, each time
+    // after it reported `progress` more games; every finished game must survive each kill.
+    let mut before: Vec<String> = Vec::new();
+    for (progress, extra) in [(5, &[][..]), (4, &["--resume", "--concurrency", "2"][..])] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
+            .args(with(
+                &with(&base, &["--shard", "1/2", "--out", d1.to_str().unwrap()]),
+                extra,
+            ))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap())
+            .lines()
+            .map(Result::unwrap)
+            .filter(|l| !l.starts_with("resuming"));
+        for _ in 0..progress {
+            let l = lines.next().unwrap();
+            assert!(l.starts_with("shard 1/2  games "), "{l}");
+        }
+        child.kill().unwrap(); // SIGKILL
+        child.wait().unwrap();
+        let now = journal(&d1);
+        assert_eq!(&now[..before.len()], &before[..], "a finished game changed");
+        assert!(
+            (before.len() + progress..60).contains(&now.len()),
+            "killed after {} games",
+            now.len()
+        );
+        before = now;
     }
-    child.kill().unwrap(); // SIGKILL
-    child.wait().unwrap();
-    let before = journal(&d1);
-    assert!(
-        (5..60).contains(&before.len()),
-        "killed after {} games",
-        before.len()
-    );
     // A kill in the middle of a write leaves a cut last line: make one.
     let path = d1.join("games.jsonl");
     let full = std::fs::read_to_string(&path).unwrap();
