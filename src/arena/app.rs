@@ -1,17 +1,23 @@
-//! What `wuzi-arena` does with parsed options: load the openings, expand a grid, run the
-//! tournament with a live progress line, then print the table (and the grid's CSV).
+//! What `wuzi-arena` does with parsed options: load the openings, expand a grid, record the
+//! run's manifest (checking it against the directory's when resuming), run the tournament
+//! or its shard with a live progress line, then print the table (and the grid's CSV).
 //!
 //! It lives in the library, generic over the referee, so the whole flow is tested with fake
 //! engines and a test board; the binary only chooses the referee for the game kind and
 //! hands over stdout and stderr as writers (library code never prints by itself).
 
 use super::cli::RunOptions;
+use super::engine::EngineSpec;
 use super::grid::{self, GridPoint};
+use super::journal;
+use super::manifest::{Manifest, ManifestError};
 use super::opening::{self, OpeningError};
-use super::tournament::{self, ArenaError, Standings, TournamentConfig};
+use super::progress::{self, SessionClock};
+use super::tournament::{self, ArenaError, RunControl, Standings, TournamentConfig};
 use crate::game::Game;
 use std::fmt;
 use std::io::Write;
+use std::path::Path;
 
 /// Why a run failed.
 #[derive(Debug)]
@@ -20,6 +26,13 @@ pub enum AppError {
     /// An openings file that cannot be read.
     OpeningsFile(std::path::PathBuf, std::io::Error),
     Arena(ArenaError),
+    Manifest(ManifestError),
+    /// `--resume` in another shard's directory.
+    OtherShard {
+        dir: std::path::PathBuf,
+        found: super::shard::Shard,
+        asked: super::shard::Shard,
+    },
     Io(std::io::Error),
 }
 
@@ -29,6 +42,12 @@ impl fmt::Display for AppError {
             AppError::Openings(e) => write!(f, "openings: {e}"),
             AppError::OpeningsFile(p, e) => write!(f, "openings file {}: {e}", p.display()),
             AppError::Arena(e) => write!(f, "{e}"),
+            AppError::Manifest(e) => write!(f, "{e}"),
+            AppError::OtherShard { dir, found, asked } => write!(
+                f,
+                "{} holds shard {found}, not {asked}: resume it with --shard {found}",
+                dir.display()
+            ),
             AppError::Io(e) => write!(f, "{e}"),
         }
     }
@@ -42,10 +61,83 @@ impl From<std::io::Error> for AppError {
     }
 }
 
-/// Runs a tournament or a grid. The progress line goes to `progress`, rewritten in place
-/// with `\r` when `live` (a terminal), one line per game otherwise (a log file). A grid's
-/// table goes to `progress` and its CSV to its file, or to `out` when none is given; a
-/// tournament's table goes to `out`.
+/// The engines a run plays: the ones given, or a grid's configurations of the first with
+/// their grid points.
+pub fn field(o: &RunOptions) -> (Vec<EngineSpec>, Vec<GridPoint>) {
+    if o.grid.is_empty() {
+        return (o.engines.clone(), Vec::new());
+    }
+    let (points, engines) = grid::expand(&o.engines[0], &o.grid).into_iter().unzip();
+    (engines, points)
+}
+
+/// Prints a run's results: a tournament's table to `out`; a grid's table to `progress` and
+/// its CSV to `csv`, or to `out` when no file is given.
+pub fn report(
+    o: &RunOptions,
+    standings: &Standings,
+    csv: Option<&Path>,
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+) -> std::io::Result<()> {
+    if o.grid.is_empty() {
+        return write!(out, "{}", standings.table());
+    }
+    write!(progress, "{}", standings.table())?;
+    let text = grid::to_csv(&o.grid, &field(o).1, standings);
+    match csv {
+        Some(p) => std::fs::write(p, text),
+        None => write!(out, "{text}"),
+    }
+}
+
+/// Records the run in its output directory. When resuming, the directory's manifest must
+/// describe the same run and shard, and is kept as it is (a directory without one has
+/// nothing to resume).
+fn record_manifest(o: &RunOptions, m: &Manifest, dir: &Path) -> Result<(), AppError> {
+    if o.resume {
+        match Manifest::read(dir) {
+            Ok(old) => {
+                Manifest::check_same_run((&old, dir), (m, Path::new("this command")))
+                    .map_err(AppError::Manifest)?;
+                if old.shard != m.shard {
+                    return Err(AppError::OtherShard {
+                        dir: dir.to_path_buf(),
+                        found: old.shard,
+                        asked: m.shard,
+                    });
+                }
+                return Ok(());
+            }
+            Err(ManifestError::Missing(_)) if !dir.join(journal::FILE).exists() => {}
+            Err(e) => return Err(AppError::Manifest(e)),
+        }
+    }
+    m.write(dir).map_err(AppError::Manifest)
+}
+
+/// Says what a resumed run found: games done, and a line cut by a killed process (the
+/// tournament cuts it off and plays that game again).
+fn resume_note(dir: &Path, total: usize, progress: &mut dyn Write) -> Result<(), AppError> {
+    let contents = journal::read(&dir.join(journal::FILE))
+        .map_err(|e| AppError::Arena(ArenaError::Journal(e)))?;
+    let cut = if contents.cut.is_some() {
+        "; its last line was cut short by the interruption: that game is played again"
+    } else {
+        ""
+    };
+    writeln!(
+        progress,
+        "resuming {}: {} of {total} games done{cut}",
+        dir.display(),
+        contents.entries.len()
+    )?;
+    Ok(())
+}
+
+/// Runs a tournament, a shard of one, or a grid. The progress line goes to `progress`,
+/// rewritten in place with `\r` when `live` (a terminal), one line per game otherwise (a
+/// log file); results are printed by [`report`].
 pub fn run<G: Game>(
     o: &RunOptions,
     referee: &(dyn Fn() -> G + Sync),
@@ -53,23 +145,20 @@ pub fn run<G: Game>(
     progress: &mut dyn Write,
     live: bool,
 ) -> Result<Standings, AppError> {
+    let mut openings_text = None;
     let openings = match &o.openings {
         Some(p) => {
             let text = std::fs::read_to_string(p)
                 .map_err(|e| AppError::OpeningsFile(p.to_path_buf(), e))?;
-            opening::parse_file(&text, o.setup.width, o.setup.height).map_err(AppError::Openings)?
+            let parsed = opening::parse_file(&text, o.setup.width, o.setup.height)
+                .map_err(AppError::Openings)?;
+            openings_text = Some(text);
+            parsed
         }
         None => Vec::new(),
     };
-    let (engines, points): (Vec<_>, Vec<GridPoint>) = if o.grid.is_empty() {
-        (o.engines.clone(), Vec::new())
-    } else {
-        let expanded = grid::expand(&o.engines[0], &o.grid);
-        let points = expanded.iter().map(|(p, _)| p.clone()).collect();
-        (expanded.into_iter().map(|(_, e)| e).collect(), points)
-    };
     let cfg = TournamentConfig {
-        engines,
+        engines: field(o).0,
         format: o.format,
         setup: o.setup,
         time: o.time,
@@ -83,15 +172,30 @@ pub fn run<G: Game>(
         sprt: o.sprt,
         out_dir: o.out_dir.clone(),
     };
+    if let Some(dir) = &o.out_dir {
+        let planned = tournament::schedule(&cfg).len();
+        let m = Manifest::new(o, planned, openings_text.as_deref());
+        record_manifest(o, &m, dir)?;
+        if o.resume && !o.quiet && dir.join(journal::FILE).exists() {
+            resume_note(dir, o.shard.games(planned).len(), progress)?;
+        }
+    }
+    let control = RunControl {
+        shard: o.shard,
+        resume: o.resume,
+    };
     let quiet = o.quiet;
-    let standings = tournament::run(&cfg, referee, |_, st| {
+    let mut clock = SessionClock::new();
+    let standings = tournament::run_with(&cfg, &control, referee, |_, st| {
         if quiet {
             return;
         }
+        let eta = clock.eta(st.games, st.planned);
+        let line = progress::line(o.shard, st, eta);
         let _ = if live {
-            write!(progress, "\r{}\x1b[K", st.progress_line())
+            write!(progress, "\r{line}\x1b[K")
         } else {
-            writeln!(progress, "{}", st.progress_line())
+            writeln!(progress, "{line}")
         };
         let _ = progress.flush();
     })
@@ -99,16 +203,7 @@ pub fn run<G: Game>(
     if !quiet && live {
         writeln!(progress)?;
     }
-    if o.grid.is_empty() {
-        write!(out, "{}", standings.table())?;
-    } else {
-        write!(progress, "{}", standings.table())?;
-        let csv = grid::to_csv(&o.grid, &points, &standings);
-        match &o.csv {
-            Some(p) => std::fs::write(p, csv)?,
-            None => write!(out, "{csv}")?,
-        }
-    }
+    report(o, &standings, o.csv.as_deref(), out, progress)?;
     Ok(standings)
 }
 

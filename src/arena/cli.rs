@@ -9,6 +9,7 @@ use super::balance::BalanceSpec;
 use super::engine::EngineSpec;
 use super::grid::{parse_param, GridParam};
 use super::referee::{GameKind, GameSetup, TimeControl};
+use super::shard::Shard;
 use super::stats::Sprt;
 use super::swap2::OpeningRule;
 use super::tournament::Format;
@@ -45,7 +46,29 @@ pub enum Command {
         spec: BalanceSpec,
         to_pos: bool,
     },
+    /// Combine shard directories into one report.
+    Merge(MergeOptions),
+    /// Summarise shards from their result files.
+    Status {
+        dirs: Vec<PathBuf>,
+    },
+    /// The top-level usage.
     Help,
+    /// A subcommand's usage.
+    SubHelp(&'static str),
+    Version,
+}
+
+/// Options of `merge`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MergeOptions {
+    pub dirs: Vec<PathBuf>,
+    /// Where the merged records go (nothing is written without it).
+    pub out: Option<PathBuf>,
+    /// A grid's CSV file (default: stdout).
+    pub csv: Option<PathBuf>,
+    /// Merge what is there instead of refusing missing shards or games.
+    pub partial: bool,
 }
 
 /// Options of a tournament or grid run.
@@ -68,7 +91,26 @@ pub struct RunOptions {
     pub csv: Option<PathBuf>,
     /// Print only the final table (no progress line).
     pub quiet: bool,
+    /// The slice of the schedule this run plays.
+    pub shard: Shard,
+    /// Continue the run in `out_dir`, keeping its finished games.
+    pub resume: bool,
+    /// The arguments as given, without those that only say where and how fast this machine
+    /// runs its part (`--out`, `--concurrency`, `--quiet`, `--csv`, `--shard`, `--resume`):
+    /// what the run manifest records so `merge` and `--resume` can compare runs.
+    pub schedule_args: Vec<String>,
 }
+
+/// Options that say where and how fast one machine plays its part, not which games it
+/// plays or how: they may differ between shards. The flag, and whether it takes a value.
+const LOCAL_OPTIONS: [(&str, bool); 6] = [
+    ("--out", true),
+    ("--concurrency", true),
+    ("--csv", true),
+    ("--shard", true),
+    ("--quiet", false),
+    ("--resume", false),
+];
 
 pub const USAGE: &str = "\
 wuzi-arena: plays pbrain engines against each other like a Gomocup manager.
@@ -78,9 +120,19 @@ usage:
   wuzi-arena convert-openings FILE [--size N | --width W --height H] [--to pos|offset]
   wuzi-arena gen-openings [--rule R --size N …] [--count N] [--stones MIN-MAX] [--radius R]
              [--max-eval E] [--tries N] [--seed S] [--to pos|offset]
+  wuzi-arena merge DIR... [--out DIR] [--csv FILE] [--partial]
+  wuzi-arena status DIR...
+  wuzi-arena --help | --version
+
+subcommands (each answers --help):
+  convert-openings        rewrite an opening file for a board size (pos or offset lines)
+  gen-openings            generate near-level openings with the engine's evaluation
+  merge                   combine the --out directories of a sharded run into one report
+  status                  summarise the shards of a run from their result files
 
 engines and pairing:
-  --engine ...            an engine (at least two; one with --grid)
+  --engine ...            an engine (at least two; one with --grid); info=seed={seed}
+                          sends each game its own seed from the schedule
   --gauntlet              first engine against each other one (default: round robin)
   --reuse                 keep engine processes between games (START again)
   --concurrency N         games in parallel (default 1)
@@ -97,7 +149,7 @@ openings:
   --symmetry              random board symmetry per opening (same for both colours)
   --rounds N              times each opening is played per pair, both colours (default 1)
   --games N               stop after N games (default: the whole schedule)
-  --seed N                seed for the symmetries (default 1)
+  --seed N                seed for the symmetries and the games' seeds (default 1)
 time (ms):
   --timeout-turn MS       per move (default 5000; 0 = none)
   --timeout-match MS      per game and side (default 120000; 0 = none)
@@ -107,12 +159,102 @@ time (ms):
   --max-memory BYTES      sent as INFO max_memory (default 367001600)
 stopping and output:
   --sprt ELO0,ELO1,ALPHA,BETA   stop engine 1 vs engine 2 once decided
-  --out DIR               games.jsonl, games/*.psq and *.sgf, logs/*.stderr.log
+  --out DIR               games.jsonl (a line as each game ends), games/*.psq and *.sgf,
+                          logs/*.stderr.log, manifest.txt (the options, for merge/resume)
   --quiet                 no progress line
+many machines:
+  --shard I/N             play only the I-th of N disjoint slices of the schedule (needs
+                          --out); `wuzi-arena merge` combines the N directories
+  --resume                keep the finished games in --out's games.jsonl, play the rest
 grid:
   --grid NAME=V1,V2,...   an axis (repeat for more); {NAME} in arg= is replaced, else INFO NAME V
   --csv FILE              where the grid results go (default: stdout)
+  -h, --help              this help
+  -V, --version           the version
 ";
+
+pub const CONVERT_USAGE: &str = "\
+wuzi-arena convert-openings: rewrites an opening file for a board size; openings that do
+not fit become # comment lines naming their source line.
+
+usage: wuzi-arena convert-openings FILE [--size N | --width W --height H] [--to pos|offset]
+
+  FILE                    offset (x,y, x,y relative to the centre) or pos (h8i9) lines
+  --size N                square board (default 15)
+  --width W --height H    rectangular board
+  --to pos|offset         output format (default pos)
+  -h, --help              this help
+";
+
+pub const GEN_USAGE: &str = "\
+wuzi-arena gen-openings: generates near-level openings: random stones near the centre,
+kept when the static evaluation is small, one per symmetry class.
+
+usage: wuzi-arena gen-openings [options]
+
+  --game gomoku|connect4|mnk   (default gomoku)
+  --rule 0|1|4|8|9        gomoku rule (default 0)
+  --size N | --width W --height H   board (default 15)
+  --k N                   line length for mnk / connect4
+  --count N               openings wanted (default 100)
+  --stones MIN-MAX        stones per opening (default 3-5)
+  --radius R              at most R cells from the centre (default 3)
+  --max-eval E            |static evaluation| bound (default 30)
+  --tries N               positions tried at most (default 1000000)
+  --seed S                generator seed (default 1)
+  --to pos|offset         output format (default pos)
+  -h, --help              this help
+";
+
+pub const MERGE_USAGE: &str = "\
+wuzi-arena merge: combines the --out directories of the shards of one run (wuzi-arena
+--shard I/N --out DIR) into the report one machine would have written: the same table,
+Elo, SPRT state and fault counts, and with --out the same games.jsonl and records.
+Shards run with different options are refused, naming the option.
+
+usage: wuzi-arena merge DIR... [--out DIR] [--csv FILE] [--partial]
+
+  DIR...                  the shard directories, all N of them
+  --out DIR               also write the merged games.jsonl, games/, logs/ and manifest
+  --csv FILE              where a grid's results go (default: stdout)
+  --partial               merge what is there: missing shards and games are listed on
+                          stderr instead of being an error
+  -h, --help              this help
+";
+
+pub const STATUS_USAGE: &str = "\
+wuzi-arena status: summarises the shards of a run from their result files (they may be
+running): games done per shard with the time since its last result and an ETA, the
+total, and the table of the results so far.
+
+usage: wuzi-arena status DIR...
+
+  DIR...                  shard directories (wuzi-arena --shard I/N --out DIR)
+  -h, --help              this help
+";
+
+/// The usage to print after an error in `args`: the subcommand's, or the top level's.
+pub fn usage_for(args: &[String]) -> &'static str {
+    match args.first().map(String::as_str) {
+        Some("convert-openings") => CONVERT_USAGE,
+        Some("gen-openings") => GEN_USAGE,
+        Some("merge") => MERGE_USAGE,
+        Some("status") => STATUS_USAGE,
+        _ => USAGE,
+    }
+}
+
+/// The usage lines of a help text (from `usage:` to the next blank line), printed after a
+/// command-line error so the error stays visible.
+pub fn synopsis(usage: &str) -> &str {
+    let start = usage.find("usage:").unwrap_or(0);
+    let rest = &usage[start..];
+    rest.find("\n\n").map_or(rest, |end| &rest[..=end])
+}
+
+fn wants_help(args: &[String]) -> bool {
+    args.iter().any(|a| a == "--help" || a == "-h")
+}
 
 fn num<T: std::str::FromStr>(flag: &str, v: &str) -> Result<T, CliError> {
     v.parse()
@@ -156,14 +298,27 @@ pub fn parse_engine(tokens: &[String]) -> Result<EngineSpec, CliError> {
 
 /// Parses the arguments after the program name.
 pub fn parse(args: &[String]) -> Result<Command, CliError> {
-    if args.is_empty() || args.iter().any(|a| a == "--help" || a == "-h") {
+    let sub = args.first().map(String::as_str).unwrap_or_default();
+    if matches!(
+        sub,
+        "convert-openings" | "gen-openings" | "merge" | "status"
+    ) {
+        let rest = &args[1..];
+        if wants_help(rest) {
+            return Ok(Command::SubHelp(usage_for(args)));
+        }
+        return match sub {
+            "convert-openings" => parse_convert(rest),
+            "gen-openings" => parse_gen(rest),
+            "merge" => parse_merge(rest),
+            _ => parse_status(rest),
+        };
+    }
+    if args.is_empty() || wants_help(args) {
         return Ok(Command::Help);
     }
-    if args[0] == "convert-openings" {
-        return parse_convert(&args[1..]);
-    }
-    if args[0] == "gen-openings" {
-        return parse_gen(&args[1..]);
+    if args.iter().any(|a| a == "--version" || a == "-V") {
+        return Ok(Command::Version);
     }
     let mut o = RunOptions {
         engines: Vec::new(),
@@ -188,6 +343,9 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
         grid: Vec::new(),
         csv: None,
         quiet: false,
+        shard: Shard::WHOLE,
+        resume: false,
+        schedule_args: Vec::new(),
     };
     let mut game = "gomoku".to_string();
     let mut rule = 0u32;
@@ -197,6 +355,21 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
     let mut i = 0;
     while i < args.len() {
         let flag = args[i].as_str();
+        let local = LOCAL_OPTIONS.iter().find(|(f, _)| *f == flag);
+        let taken = match local {
+            Some((_, true)) => 2,
+            Some((_, false)) => 1,
+            None => {
+                let end = args[i + 1..]
+                    .iter()
+                    .position(|a| a.starts_with("--"))
+                    .map_or(args.len(), |p| i + 1 + p);
+                end - i
+            }
+        };
+        if local.is_none() {
+            o.schedule_args.extend_from_slice(&args[i..i + taken]);
+        }
         i += 1;
         if flag == "--engine" {
             let start = i;
@@ -211,9 +384,13 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             "--reuse" => o.reuse = true,
             "--symmetry" => o.random_symmetry = true,
             "--quiet" => o.quiet = true,
+            "--resume" => o.resume = true,
             _ => {}
         }
-        if matches!(flag, "--gauntlet" | "--reuse" | "--symmetry" | "--quiet") {
+        if matches!(
+            flag,
+            "--gauntlet" | "--reuse" | "--symmetry" | "--quiet" | "--resume"
+        ) {
             continue;
         }
         let v = args
@@ -250,8 +427,18 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
                 .grid
                 .push(parse_param(v).map_err(|e| CliError(e.to_string()))?),
             "--csv" => o.csv = Some(PathBuf::from(v)),
+            "--shard" => {
+                o.shard = Shard::parse(v).ok_or_else(|| {
+                    CliError(format!("--shard {v}: expected I/N with 1 <= I <= N"))
+                })?
+            }
             _ => return Err(CliError(format!("unknown option {flag:?} (see --help)"))),
         }
+    }
+    if (o.resume || !o.shard.is_whole()) && o.out_dir.is_none() {
+        return Err(CliError(
+            "--shard and --resume need --out DIR (the results merge and resume read)".into(),
+        ));
     }
     o.setup = resolve_setup(&game, rule, k, size, width, height, o.setup.draw_after)?;
     if opening_rule == OpeningRule::Swap2 {
@@ -438,6 +625,51 @@ fn parse_convert(args: &[String]) -> Result<Command, CliError> {
     })
 }
 
+fn parse_merge(args: &[String]) -> Result<Command, CliError> {
+    let mut m = MergeOptions {
+        dirs: Vec::new(),
+        out: None,
+        csv: None,
+        partial: false,
+    };
+    let mut i = 0;
+    while i < args.len() {
+        let a = args[i].as_str();
+        i += 1;
+        let mut value = || {
+            i += 1;
+            args.get(i - 1)
+                .map(PathBuf::from)
+                .ok_or_else(|| CliError(format!("{a} needs a value")))
+        };
+        match a {
+            "--out" => m.out = Some(value()?),
+            "--csv" => m.csv = Some(value()?),
+            "--partial" => m.partial = true,
+            f if f.starts_with('-') => {
+                return Err(CliError(format!("merge: unknown option {f:?}")))
+            }
+            d => m.dirs.push(PathBuf::from(d)),
+        }
+    }
+    if m.dirs.is_empty() {
+        return Err(CliError("merge needs the shard directories".into()));
+    }
+    Ok(Command::Merge(m))
+}
+
+fn parse_status(args: &[String]) -> Result<Command, CliError> {
+    if let Some(f) = args.iter().find(|a| a.starts_with('-')) {
+        return Err(CliError(format!("status: unknown option {f:?}")));
+    }
+    if args.is_empty() {
+        return Err(CliError("status needs the shard directories".into()));
+    }
+    Ok(Command::Status {
+        dirs: args.iter().map(PathBuf::from).collect(),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -544,6 +776,58 @@ mod tests {
         assert!(to_pos);
         assert!(parse(&args("gen-openings --stones 5-3")).is_err());
         assert!(parse(&args("gen-openings --count")).is_err());
+    }
+
+    #[test]
+    fn shards_resume_and_what_the_manifest_keeps() {
+        let o = run("--engine cmd=a --engine cmd=b --seed 3 --shard 2/5 --out d --concurrency 2 --quiet --resume");
+        assert_eq!(o.shard, Shard { index: 2, count: 5 });
+        assert!(o.resume && o.quiet);
+        assert_eq!(
+            o.schedule_args,
+            args("--engine cmd=a --engine cmd=b --seed 3")
+        );
+        assert_eq!(run("--engine cmd=a --engine cmd=b").shard, Shard::WHOLE);
+        let bad = |s: &str| parse(&args(s)).unwrap_err().0;
+        assert!(bad("--engine cmd=a --engine cmd=b --shard 0/2 --out d").contains("I/N"));
+        assert!(bad("--engine cmd=a --engine cmd=b --shard 1/2").contains("need --out"));
+        assert!(bad("--engine cmd=a --engine cmd=b --resume").contains("need --out"));
+    }
+
+    #[test]
+    fn merge_and_status_commands() {
+        assert_eq!(
+            parse(&args("merge a b --out m --partial")).unwrap(),
+            Command::Merge(MergeOptions {
+                dirs: vec![PathBuf::from("a"), PathBuf::from("b")],
+                out: Some(PathBuf::from("m")),
+                csv: None,
+                partial: true,
+            })
+        );
+        assert_eq!(
+            parse(&args("status s1 s2")).unwrap(),
+            Command::Status {
+                dirs: vec![PathBuf::from("s1"), PathBuf::from("s2")]
+            }
+        );
+        assert!(parse(&args("merge"))
+            .unwrap_err()
+            .0
+            .contains("shard directories"));
+        assert!(parse(&args("status")).is_err());
+        assert!(parse(&args("merge a --out"))
+            .unwrap_err()
+            .0
+            .contains("needs a value"));
+        for sub in ["merge", "status", "convert-openings", "gen-openings"] {
+            assert_eq!(
+                parse(&args(&format!("{sub} --help"))).unwrap(),
+                Command::SubHelp(usage_for(&args(sub)))
+            );
+        }
+        assert_eq!(parse(&args("-V")).unwrap(), Command::Version);
+        assert_eq!(synopsis(STATUS_USAGE), "usage: wuzi-arena status DIR...\n");
     }
 
     #[test]

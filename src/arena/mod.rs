@@ -4,18 +4,30 @@
 //! Split by concern so each part is testable alone: `engine` (one process and its pipes),
 //! `referee` (one game: protocol, clocks, faults), `tournament` (schedule, workers,
 //! standings, SPRT stop), `stats` (Elo, LOS, SPRT arithmetic), `opening` (opening files and
-//! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli`
-//! (the binary's options) and `app` (the run those options describe). The arena is generic over the referee's [`crate::game::Game`]
-//! type, built by a factory, so it never carries rules of its own.
+//! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening
+//! phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli` (the
+//! binary's options) and `app` (the run those options describe). Runs past one machine:
+//! `shard` (which games a shard plays), `journal` (the crash-safe per-game result file,
+//! read back with `json`), `manifest` (which run a directory belongs to), `merge` (shards
+//! into one report), `status` (shards while they run) and `progress` (the live line and
+//! ETAs). The arena is generic over the referee's [`crate::game::Game`] type, built by a
+//! factory, so it never carries rules of its own.
 
 pub mod app;
 pub mod balance;
 pub mod cli;
 pub mod engine;
 pub mod grid;
+pub mod journal;
+pub mod json;
+pub mod manifest;
+pub mod merge;
 pub mod opening;
+pub mod progress;
 pub mod record;
 pub mod referee;
+pub mod shard;
 pub mod stats;
+pub mod status;
 pub mod swap2;
 pub mod tournament;

@@ -142,6 +142,12 @@ fn json_moves<'a>(it: impl Iterator<Item = &'a Move>) -> String {
 
 /// One line of the JSON-lines log (no trailing newline).
 pub fn to_json(r: &GameRecord) -> String {
+    to_json_with(r, &[])
+}
+
+/// [`to_json`] with integer members the record does not hold (the tournament's per-game
+/// seed and end time), placed after the engines' indices.
+pub fn to_json_with(r: &GameRecord, extra: &[(&str, u64)]) -> String {
     let result = match r.outcome {
         Outcome::Win(Color::Black) => "1-0",
         Outcome::Win(Color::White) => "0-1",
@@ -149,13 +155,19 @@ pub fn to_json(r: &GameRecord) -> String {
     };
     let times: Vec<String> = r.moves.iter().map(|t| t.ms.to_string()).collect();
     let swap: Vec<String> = r.swap.iter().map(|t| json_string(t)).collect();
+    let extra: String = extra
+        .iter()
+        .map(|(k, v)| format!(",{}:{v}", json_string(k)))
+        .collect();
     format!(
-        "{{\"id\":{},\"black\":{},\"white\":{},\"width\":{},\"height\":{},\"rule\":{},\
+        "{{\"id\":{},\"black\":{},\"white\":{},\"black_index\":{},\"white_index\":{}{extra},\"width\":{},\"height\":{},\"rule\":{},\
          \"result\":\"{result}\",\"termination\":\"{}\",\"detail\":{},\"opening\":{},\
          \"moves\":{},\"ms\":[{}],\"opening_rule\":\"{}\",\"swap2\":[{}]}}",
         r.id,
         json_string(&r.black_name),
         json_string(&r.white_name),
+        r.black,
+        r.white,
         r.setup.width,
         r.setup.height,
         r.setup.rule(),
@@ -238,6 +250,15 @@ mod tests {
     fn json_line_escapes_strings() {
         let j = to_json(&sample());
         assert!(j.contains("\"result\":\"0-1\""), "{j}");
+        assert!(
+            j.contains("\"black_index\":0,\"white_index\":1,\"width\""),
+            "{j}"
+        );
+        let k = to_json_with(&sample(), &[("seed", 7), ("ended", 9)]);
+        assert!(
+            k.contains("\"white_index\":1,\"seed\":7,\"ended\":9,"),
+            "{k}"
+        );
         assert!(j.contains("\"termination\":\"timeout\""), "{j}");
         assert!(
             j.contains("\"detail\":\"pbrain-a: no \\\"move\\\"\""),

@@ -190,6 +190,18 @@ impl Termination {
             Termination::Fault(f) => f.name(),
         }
     }
+
+    /// The termination a [`Termination::name`] stands for (results read back from disk).
+    pub fn from_name(name: &str) -> Option<Termination> {
+        [
+            Termination::Line,
+            Termination::BoardFull,
+            Termination::MoveLimit,
+        ]
+        .into_iter()
+        .chain(Fault::ALL.map(Termination::Fault))
+        .find(|t| t.name() == name)
+    }
 }
 
 /// A move as played, with the time its engine took.
@@ -223,11 +235,16 @@ pub struct GameRecord {
 impl GameRecord {
     /// The index of the engine that lost, if any.
     pub fn loser(&self) -> Option<usize> {
-        match self.outcome {
-            Outcome::Win(Color::Black) => Some(self.white),
-            Outcome::Win(Color::White) => Some(self.black),
-            Outcome::Draw => None,
-        }
+        loser(self.outcome, self.black, self.white)
+    }
+}
+
+/// The engine that lost a game with this outcome, if any.
+pub fn loser(outcome: Outcome, black: usize, white: usize) -> Option<usize> {
+    match outcome {
+        Outcome::Win(Color::Black) => Some(white),
+        Outcome::Win(Color::White) => Some(black),
+        Outcome::Draw => None,
     }
 }
 

@@ -2,22 +2,25 @@
 //! colours swapped, optional random symmetries), running them on worker threads, keeping
 //! the standings, writing records and logs, and stopping early when an SPRT is decided.
 //!
-//! The schedule is a plain list fixed before the first game, so a run is reproducible from
-//! its seed and the workers only need a shared counter to take the next game. Results come
-//! back over a channel to the calling thread, which alone owns the standings, the record
-//! files and the progress callback; workers own their engine processes (kept between games
-//! when engines are reused).
+//! The schedule is a plain list fixed before the first game (opening, symmetry, colours,
+//! pair and a seed per game, all from the options and `--seed`), so a run is reproducible,
+//! a shard plays its slice of the same list on any machine, and the workers only need a
+//! shared counter to take the next game. Results come back over a channel to the calling
+//! thread, which alone owns the standings, the record files and the progress callback;
+//! workers own their engine processes (kept between games when engines are reused).
 
 use super::engine::{EngineProcess, EngineSpec};
+use super::journal::{self, GameResult, Journal, JournalError};
 use super::opening::{symmetry_count, transform};
 use super::record;
 use super::referee::{play_game, Fault, GameRecord, GameSetup, Seat, SetupError, TimeControl};
+use super::shard::Shard;
 use super::stats::{self, Sprt, SprtDecision, Wdl};
 use crate::game::{Game, Move};
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
-use std::fs::{self, File};
-use std::io::Write as _;
+use std::fs;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -65,6 +68,41 @@ pub struct GamePlan {
     pub black: usize,
     pub white: usize,
     pub opening: Vec<Move>,
+    /// The game's own seed, sent to engines that ask for it with `info=seed={seed}`.
+    pub seed: u64,
+}
+
+/// The seed of game `id` (1-based): the `id`-th output of a SplitMix64 stream of its own
+/// (the symmetries use another), so it depends on `--seed` and the game alone, never on
+/// which shard or worker plays it.
+pub fn game_seed(run_seed: u64, id: usize) -> u64 {
+    const STREAM: u64 = 0x6a09_e667_f3bc_c909;
+    let state = (run_seed ^ STREAM).wrapping_add((id as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
+    crate::rng::mix64(state)
+}
+
+/// The placeholder in an engine's `info=` value replaced by the game's seed.
+pub const SEED_PLACEHOLDER: &str = "{seed}";
+
+/// The engine as started for one game: `{seed}` in an `info=` value becomes the game's
+/// seed, so engines with randomness play each game the same on every machine.
+pub fn for_game(spec: &EngineSpec, seed: u64) -> Cow<'_, EngineSpec> {
+    if !spec.info.iter().any(|(_, v)| v.contains(SEED_PLACEHOLDER)) {
+        return Cow::Borrowed(spec);
+    }
+    let mut s = spec.clone();
+    for (_, v) in &mut s.info {
+        *v = v.replace(SEED_PLACEHOLDER, &seed.to_string());
+    }
+    Cow::Owned(s)
+}
+
+/// Which part of the schedule a run plays, and whether it continues an earlier run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunControl {
+    pub shard: Shard,
+    /// Keep the games already in `games.jsonl` and play only the others.
+    pub resume: bool,
 }
 
 /// A small deterministic generator (SplitMix64) for symmetries; the arena needs no more.
@@ -122,11 +160,13 @@ pub fn schedule(cfg: &TournamentConfig) -> Vec<GamePlan> {
                 };
                 let opening: Vec<Move> = o.iter().map(|&m| transform(m, sym, w, h)).collect();
                 for (black, white) in [(a, b), (b, a)] {
+                    let id = plan.len() + 1;
                     plan.push(GamePlan {
-                        id: plan.len() + 1,
+                        id,
                         black,
                         white,
                         opening: opening.clone(),
+                        seed: game_seed(cfg.seed, id),
                     });
                 }
             }
@@ -163,6 +203,11 @@ impl Standings {
     }
 
     pub fn add(&mut self, r: &GameRecord) {
+        self.add_result(&GameResult::of(r));
+    }
+
+    /// Counts one game, then brings the SPRT state up to date.
+    pub fn add_result(&mut self, r: &GameResult) {
         self.games += 1;
         let (a, b) = (r.black.min(r.white), r.black.max(r.white));
         let wdl = self.pairs.entry((a, b)).or_default();
@@ -183,6 +228,15 @@ impl Standings {
                 }
             }
         }
+        let pair = self.versus(0, 1);
+        if let Some((t, d)) = self.sprt.as_mut() {
+            *d = t.decide(pair);
+        }
+    }
+
+    /// Whether the SPRT has reached a decision.
+    pub fn sprt_decided(&self) -> bool {
+        self.sprt.is_some_and(|(_, d)| d != SprtDecision::Continue)
     }
 
     /// One engine's results against `opp`, from its own side.
@@ -318,6 +372,13 @@ pub enum ArenaError {
         error: SetupError,
     },
     Io(std::io::Error),
+    /// `games.jsonl` cannot be read or written.
+    Journal(JournalError),
+    /// A resumed journal holds a game this run does not play: another shard's directory.
+    ForeignGame {
+        id: usize,
+        shard: Shard,
+    },
 }
 
 impl std::fmt::Display for ArenaError {
@@ -326,6 +387,13 @@ impl std::fmt::Display for ArenaError {
             ArenaError::TooFewEngines => f.write_str("a tournament needs at least two engines"),
             ArenaError::Setup { game, error } => write!(f, "game {game}: {error}"),
             ArenaError::Io(e) => write!(f, "{e}"),
+            ArenaError::Journal(e) => write!(f, "{e}"),
+            ArenaError::ForeignGame { id, shard } => write!(
+                f,
+                "{} holds game {id}, which is not part of shard {shard}: \
+                 resume each shard in its own directory with its own --shard",
+                journal::FILE
+            ),
         }
     }
 }
@@ -351,38 +419,77 @@ fn safe(name: &str) -> String {
         .collect()
 }
 
-/// Plays the tournament. `referee` builds an empty board of the configured game for each
-/// game; `on_game` sees each finished game with the standings after it.
+/// Plays the whole tournament. `referee` builds an empty board of the configured game for
+/// each game; `on_game` sees each finished game with the standings after it.
 pub fn run<G: Game>(
     cfg: &TournamentConfig,
+    referee: &(dyn Fn() -> G + Sync),
+    on_game: impl FnMut(&GameRecord, &Standings),
+) -> Result<Standings, ArenaError> {
+    run_with(cfg, &RunControl::default(), referee, on_game)
+}
+
+/// Plays the games of `control.shard`, after those already in the journal when resuming.
+/// The standings cover the shard (the resumed games included); the SPRT stops a run only
+/// when it is the whole schedule, since a shard sees only part of the evidence (`merge`
+/// judges the SPRT on all of it).
+pub fn run_with<G: Game>(
+    cfg: &TournamentConfig,
+    control: &RunControl,
     referee: &(dyn Fn() -> G + Sync),
     mut on_game: impl FnMut(&GameRecord, &Standings),
 ) -> Result<Standings, ArenaError> {
     if cfg.engines.len() < 2 {
         return Err(ArenaError::TooFewEngines);
     }
-    let plan = schedule(cfg);
+    let shard = control.shard;
+    let mine: Vec<GamePlan> = schedule(cfg)
+        .into_iter()
+        .filter(|g| shard.contains(g.id))
+        .collect();
     let names = cfg.engines.iter().map(|e| e.name.clone()).collect();
-    let mut standings = Standings::new(names, plan.len());
+    let mut standings = Standings::new(names, mine.len());
     if let Some(t) = cfg.sprt {
         standings.sprt = Some((t, SprtDecision::Continue));
     }
-    let mut jsonl = None;
+    let mut journal = None;
+    let mut done = HashSet::new();
     if let Some(dir) = &cfg.out_dir {
         fs::create_dir_all(dir.join("games"))?;
         fs::create_dir_all(dir.join("logs"))?;
-        jsonl = Some(File::create(dir.join("games.jsonl"))?);
+        let path = dir.join(journal::FILE);
+        journal = Some(if control.resume {
+            let (j, contents) = Journal::resume(&path).map_err(ArenaError::Journal)?;
+            let ids: HashSet<usize> = mine.iter().map(|g| g.id).collect();
+            for e in &contents.entries {
+                let id = e.result.id;
+                if !ids.contains(&id) {
+                    return Err(ArenaError::ForeignGame { id, shard });
+                }
+                done.insert(id);
+                standings.add_result(&e.result);
+            }
+            j
+        } else {
+            Journal::create(&path).map_err(ArenaError::Journal)?
+        });
     }
+    let stop_on_sprt = shard.is_whole();
+    if stop_on_sprt && standings.sprt_decided() {
+        return Ok(standings);
+    }
+    let todo: Vec<GamePlan> = mine.into_iter().filter(|g| !done.contains(&g.id)).collect();
 
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<Result<GameRecord, ArenaError>>();
-    let workers = cfg.concurrency.max(1).min(plan.len().max(1));
+    let workers = cfg.concurrency.max(1).min(todo.len().max(1));
+    let seeds: HashMap<usize, u64> = todo.iter().map(|g| (g.id, g.seed)).collect();
     let mut failure = None;
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let tx = tx.clone();
-            let (plan, next, stop) = (&plan, &next, &stop);
+            let (plan, next, stop) = (&todo, &next, &stop);
             scope.spawn(move || worker(cfg, referee, plan, next, stop, tx));
         }
         drop(tx);
@@ -396,16 +503,13 @@ pub fn run<G: Game>(
                 }
             };
             standings.add(&r);
-            let pair = standings.versus(0, 1);
-            if let Some((t, d)) = standings.sprt.as_mut() {
-                *d = t.decide(pair);
-                if *d != SprtDecision::Continue {
-                    stop.store(true, Ordering::Relaxed);
-                }
-            }
-            if let Err(e) = write_records(cfg, &r, jsonl.as_mut()) {
+            if stop_on_sprt && standings.sprt_decided() {
                 stop.store(true, Ordering::Relaxed);
-                failure.get_or_insert(ArenaError::Io(e));
+            }
+            let seed = seeds.get(&r.id).copied().unwrap_or_default();
+            if let Err(e) = write_records(cfg, &r, seed, journal.as_mut()) {
+                stop.store(true, Ordering::Relaxed);
+                failure.get_or_insert(e);
             }
             on_game(&r, &standings);
         }
@@ -416,20 +520,24 @@ pub fn run<G: Game>(
     }
 }
 
+/// Writes a game's `.psq` and `.sgf`, then its journal line: the line commits the game, so
+/// a process killed in between plays it again rather than keeping it without records.
 fn write_records(
     cfg: &TournamentConfig,
     r: &GameRecord,
-    jsonl: Option<&mut File>,
-) -> std::io::Result<()> {
+    seed: u64,
+    journal: Option<&mut Journal>,
+) -> Result<(), ArenaError> {
     let Some(dir) = &cfg.out_dir else {
         return Ok(());
     };
-    if let Some(f) = jsonl {
-        writeln!(f, "{}", record::to_json(r))?;
-    }
     let stem = dir.join("games").join(format!("{:05}", r.id));
     fs::write(stem.with_extension("psq"), record::to_psq(r))?;
     fs::write(stem.with_extension("sgf"), record::to_sgf(r))?;
+    if let Some(j) = journal {
+        j.append(&journal::line(r, seed, journal::now_ms()))
+            .map_err(ArenaError::Journal)?;
+    }
     Ok(())
 }
 
@@ -452,11 +560,13 @@ fn worker<G: Game>(
                     .join(format!("{}-{}.stderr.log", safe(&cfg.engines[e].name), e))
             })
         };
-        let mut seats = [g.black, g.white].map(|e| Seat {
-            index: e,
-            spec: &cfg.engines[e],
-            process: kept.remove(&e),
-            stderr_log: log(e),
+        let engines = [g.black, g.white];
+        let specs = engines.map(|e| for_game(&cfg.engines[e], g.seed));
+        let mut seats = [0, 1].map(|i| Seat {
+            index: engines[i],
+            spec: &specs[i],
+            process: kept.remove(&engines[i]),
+            stderr_log: log(engines[i]),
             reuse: cfg.reuse,
         });
         let result = play_game(

@@ -1,13 +1,17 @@
 //! `wuzi-arena`: the tournament runner behind `scripts/`. Argument dispatch only: the
-//! options are parsed by `wuzi::arena::cli`, the run is `wuzi::arena::app`, and this file
-//! picks the referee (the crate's own rules, through `AnyGame`) for the chosen game.
+//! options are parsed by `wuzi::arena::cli`, the run is `wuzi::arena::app` (`merge` and
+//! `status` have modules of their own), and this file picks the referee (the crate's own
+//! rules, through `AnyGame`) for the chosen game. A command-line error exits with 2 after
+//! the usage lines, a failed run with 1.
 
 use anyhow::{Context, Result};
 use std::io::{IsTerminal, Write};
+use std::process::ExitCode;
+use wuzi::arena::balance::BalanceSpec;
 use wuzi::arena::cli::{self, Command, RunOptions};
 use wuzi::arena::referee::GameKind as ArenaKind;
 use wuzi::arena::referee::GameSetup;
-use wuzi::arena::{app, balance};
+use wuzi::arena::{app, balance, merge, status};
 use wuzi::game::{AnyGame, GameKind, GomokuRule};
 
 /// The crate's game kind for the arena's: the one place the two vocabularies meet.
@@ -27,6 +31,35 @@ fn empty_board(setup: &GameSetup) -> Result<AnyGame> {
     AnyGame::new(kind, w, h).with_context(|| format!("{} on {w}x{h}", kind.describe()))
 }
 
+fn gen_openings(setup: &GameSetup, spec: &BalanceSpec, to_pos: bool) -> Result<()> {
+    let empty = empty_board(setup)?;
+    let found = balance::generate(&empty, spec);
+    let header = format!(
+        "{} near-level openings for {} on {}x{}: {}-{} stones within {} of the centre,\n\
+         |static evaluation| <= {}, seed {} (wuzi-arena gen-openings)",
+        found.len(),
+        game_kind(setup.kind).describe(),
+        setup.width,
+        setup.height,
+        spec.min_stones,
+        spec.max_stones,
+        spec.radius,
+        spec.max_eval,
+        spec.seed
+    );
+    let s = app::format_generated(&found, &header, setup.width, setup.height, to_pos);
+    std::io::stdout().write_all(s.as_bytes())?;
+    if found.len() < spec.count {
+        log::warn!(
+            "found {} of {} openings in {} tries",
+            found.len(),
+            spec.count,
+            spec.max_tries
+        );
+    }
+    Ok(())
+}
+
 fn run(o: &RunOptions) -> Result<()> {
     let empty = empty_board(&o.setup)?;
     let referee = move || empty.clone();
@@ -37,11 +70,13 @@ fn run(o: &RunOptions) -> Result<()> {
     Ok(())
 }
 
-fn main() -> Result<()> {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match cli::parse(&args)? {
+/// Does what the command line asks; errors are the run's (exit 1), the command line's
+/// were caught before (exit 2).
+fn execute(command: Command) -> Result<()> {
+    match command {
         Command::Help => print!("{}", cli::USAGE),
+        Command::SubHelp(usage) => print!("{usage}"),
+        Command::Version => println!("wuzi-arena {}", env!("CARGO_PKG_VERSION")),
         Command::ConvertOpenings {
             input,
             width,
@@ -57,34 +92,37 @@ fn main() -> Result<()> {
             setup,
             spec,
             to_pos,
-        } => {
-            let empty = empty_board(&setup)?;
-            let found = balance::generate(&empty, &spec);
-            let header = format!(
-                "{} near-level openings for {} on {}x{}: {}-{} stones within {} of the centre,\n\
-                 |static evaluation| <= {}, seed {} (wuzi-arena gen-openings)",
-                found.len(),
-                game_kind(setup.kind).describe(),
-                setup.width,
-                setup.height,
-                spec.min_stones,
-                spec.max_stones,
-                spec.radius,
-                spec.max_eval,
-                spec.seed
-            );
-            let s = app::format_generated(&found, &header, setup.width, setup.height, to_pos);
-            std::io::stdout().write_all(s.as_bytes())?;
-            if found.len() < spec.count {
-                log::warn!(
-                    "found {} of {} openings in {} tries",
-                    found.len(),
-                    spec.count,
-                    spec.max_tries
-                );
-            }
+        } => gen_openings(&setup, &spec, to_pos)?,
+        Command::Merge(m) => {
+            let (stdout, stderr) = (std::io::stdout(), std::io::stderr());
+            merge::run(&m, &mut stdout.lock(), &mut stderr.lock()).context("merge")?;
+        }
+        Command::Status { dirs } => {
+            status::run(&dirs, &mut std::io::stdout().lock()).context("status")?;
         }
         Command::Run(o) => run(&o)?,
     }
     Ok(())
+}
+
+fn main() -> ExitCode {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let command = match cli::parse(&args) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!(
+                "wuzi-arena: {e}\n{}(see --help)",
+                cli::synopsis(cli::usage_for(&args))
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match execute(command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("Error: {e:?}");
+            ExitCode::FAILURE
+        }
+    }
 }
