@@ -8,7 +8,8 @@ use wuzi::game::connect4::{solve_cli, think, Connect4};
 use wuzi::game::{Game, Move};
 use wuzi::search::{Iteration, Limits, Stop, ThinkContext};
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/connect4/");
+/// The public sets, shipped in the repository (see tests/data/README.md).
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/");
 
 /// Solves the first `n` positions of a set, each under `node_limit`; returns total nodes.
 fn check_set(name: &str, n: usize, node_limit: u64) -> u64 {
