@@ -78,8 +78,31 @@ pub struct EngineOptions {
     #[arg(long, value_name = "RULE", value_parser = opening_rule_name)]
     pub opening: Option<String>,
     /// A gomoku search parameter (src/search/alphabeta.rs Params); repeatable
-    #[arg(long, value_name = "NAME=VALUE", value_parser = search_param)]
-    pub param: Vec<(String, String)>,
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param: Vec<SearchParam>,
+}
+
+/// `--param NAME=VALUE`: a parameter the search knows with a value it reads; made only by
+/// parsing, so that giving it to the engine cannot fail.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchParam {
+    name: String,
+    value: String,
+}
+
+impl std::str::FromStr for SearchParam {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
+        Params::default()
+            .set(name, value)
+            .map_err(|e| e.to_string())?;
+        Ok(SearchParam {
+            name: name.to_string(),
+            value: value.to_string(),
+        })
+    }
 }
 
 impl EngineOptions {
@@ -90,7 +113,10 @@ impl EngineOptions {
             ("rule", self.rule.map(|v| v.to_string())),
             ("k", self.k.map(|v| v.to_string())),
             // INFO hash_size counts KiB
-            ("hash_size", self.hash.map(|mb| (mb * 1024).to_string())),
+            (
+                "hash_size",
+                self.hash.map(|mb| mb.saturating_mul(1024).to_string()),
+            ),
             ("thread_num", self.threads.map(|v| v.to_string())),
             ("max_depth", self.depth.map(|v| v.to_string())),
             ("c4_player", self.c4_player.clone()),
@@ -101,11 +127,11 @@ impl EngineOptions {
                 engine.set_info(key, &value);
             }
         }
-        for (name, value) in &self.param {
+        for p in &self.param {
             engine
                 .params
-                .set(name, value)
-                .expect("checked while parsing");
+                .set(&p.name, &p.value)
+                .expect("a SearchParam is checked when it is parsed");
         }
     }
 }
@@ -129,15 +155,6 @@ fn opening_rule_name(s: &str) -> Result<String, String> {
     OpeningRule::parse(s)
         .map(|_| s.to_string())
         .ok_or_else(|| "expected none, pro, longpro or swap1".to_string())
-}
-
-/// `--param NAME=VALUE`: a parameter the search knows, with a value it can read.
-fn search_param(s: &str) -> Result<(String, String), String> {
-    let (name, value) = s.split_once('=').ok_or("expected NAME=VALUE")?;
-    Params::default()
-        .set(name, value)
-        .map_err(|e| e.to_string())?;
-    Ok((name.to_string(), value.to_string()))
 }
 
 /// `pbrain-wuzi bench`.
