@@ -2,10 +2,11 @@
 # Connect Four solver figures: mean nodes and time per position on the public 7x6 sets
 # (every score checked), then a few harder opening positions, one line each.
 # usage: scripts/c4-bench.sh [BINARY] [extra solve args...]   (default: target/release/pbrain-wuzi)
+# The sets are read from C4_SETS, by default the copy shipped in tests/data/connect4.
 set -euo pipefail
 bin=${1:-target/release/pbrain-wuzi}
 shift || true
-sets=${C4_SETS:-$(dirname "$0")/../../shared/connect4}
+sets=${C4_SETS:-$(dirname "$0")/../tests/data/connect4}
 for s in L3 L2 L1; do
     start=$(date +%s.%N)
     "$bin" solve "$@" < "$sets/Test_${s}_R1" | awk -v set="$s" '

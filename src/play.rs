@@ -11,7 +11,7 @@
 use crate::engine::Engine;
 use crate::game::{Color, Game, GameKind, Move, Outcome};
 use crate::search::{Iteration, Stop};
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use std::io::{BufRead, Write};
 use std::time::{Duration, Instant};
 
@@ -256,58 +256,6 @@ pub fn play(
     Ok(())
 }
 
-/// Reads `play`'s command-line options; the game options go to the engine as INFO keys.
-pub fn parse_args(args: &[String], engine: &mut Engine) -> Result<PlayOptions> {
-    let mut opts = PlayOptions {
-        width: 15,
-        height: 15,
-        engine_first: false,
-        move_ms: 2000,
-        record: Some("wuzi-game.psq".into()),
-    };
-    let mut size_given = false;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let mut value = || it.next().with_context(|| format!("{flag} needs a value"));
-        match flag.as_str() {
-            "--engine-first" => opts.engine_first = true,
-            "--no-record" => opts.record = None,
-            "--record" => opts.record = Some(value()?.into()),
-            "--time" => opts.move_ms = value()?.parse().context("--time")?,
-            "--size" => {
-                let n: usize = value()?.parse().context("--size")?;
-                opts.width = n;
-                opts.height = n;
-                size_given = true;
-            }
-            "--width" => {
-                opts.width = value()?.parse().context("--width")?;
-                size_given = true;
-            }
-            "--height" => {
-                opts.height = value()?.parse().context("--height")?;
-                size_given = true;
-            }
-            "--game" => engine.set_info("game", value()?),
-            "--rule" => engine.set_info("rule", value()?),
-            "--k" => engine.set_info("k", value()?),
-            "--threads" => engine.set_info("thread_num", value()?),
-            "--depth" => engine.set_info("max_depth", value()?),
-            "--opening" => engine.set_info("opening_rule", value()?),
-            "--c4-player" => engine.set_info("c4_player", value()?),
-            other => bail!("play: unknown option {other:?}"),
-        }
-    }
-    if !size_given {
-        match engine.settings.kind() {
-            GameKind::Connect4 { .. } => (opts.width, opts.height) = (7, 6),
-            GameKind::Mnk { .. } => (opts.width, opts.height) = (3, 3),
-            GameKind::Gomoku(_) => {}
-        }
-    }
-    Ok(opts)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -338,8 +286,7 @@ mod tests {
     #[test]
     fn piped_game_finishes_and_is_recorded() {
         let path = std::env::temp_dir().join(format!("wuzi-play-{}.psq", std::process::id()));
-        let mut engine = Engine::new();
-        let args: Vec<String> = [
+        let (engine, opts) = crate::cli::play_from_args(&[
             "--engine-first",
             "--depth",
             "3",
@@ -349,11 +296,7 @@ mod tests {
             "1",
             "--record",
             path.to_str().unwrap(),
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-        let opts = parse_args(&args, &mut engine).unwrap();
+        ]);
         // A typo, an undo and a move in the other notation along the way.
         let input = format!("zz\na1\nundo\n0,0\n{}", harmless_moves());
         let mut out = Vec::new();
@@ -379,12 +322,8 @@ mod tests {
 
     #[test]
     fn pro_rule_holds_in_a_terminal_game() {
-        let mut engine = Engine::new();
-        let args: Vec<String> = ["--opening", "pro", "--depth", "2", "--no-record"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let opts = parse_args(&args, &mut engine).unwrap();
+        let (engine, opts) =
+            crate::cli::play_from_args(&["--opening", "pro", "--depth", "2", "--no-record"]);
         let mut out = Vec::new();
         // Off-centre first stone refused, then the centre; a third move too close refused.
         play(

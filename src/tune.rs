@@ -77,47 +77,8 @@ impl Default for TuneOptions {
     }
 }
 
-const USAGE: &str = "\
-usage: pbrain-wuzi tune [--out FILE] [--positions FILE] [--epochs N] [--rate R] [--l2 L] GAMES.jsonl...
-
-Fits the gomoku evaluation weights to the results of the games (arena games.jsonl files) by
-logistic regression (Texel's method) and writes them as Rust source (--out, normally
-src/game/gomoku/weights.rs; the next build uses them). Prints the losses before and after,
-on the training games and on every tenth game held out.";
-
-/// Parses the `tune` subcommand's arguments.
-pub fn parse_args(args: &[String]) -> Result<Option<TuneOptions>> {
-    let mut o = TuneOptions::default();
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{name} needs a value\n{USAGE}"))
-        };
-        match a.as_str() {
-            "-h" | "--help" => return Ok(None),
-            "--out" => o.out = Some(value(a)?.into()),
-            "--positions" => o.positions = Some(value(a)?.into()),
-            "--epochs" => o.epochs = value(a)?.parse().context("--epochs")?,
-            "--rate" => o.rate = value(a)?.parse().context("--rate")?,
-            "--l2" => o.l2 = value(a)?.parse().context("--l2")?,
-            s if s.starts_with('-') => bail!("unknown option {s}\n{USAGE}"),
-            s => o.games.push(s.into()),
-        }
-    }
-    if o.games.is_empty() {
-        bail!("no game records given\n{USAGE}");
-    }
-    Ok(Some(o))
-}
-
 /// The `tune` subcommand: reads, fits, reports and writes.
-pub fn run_cli(args: &[String], out: &mut dyn Write) -> Result<()> {
-    let Some(opts) = parse_args(args)? else {
-        writeln!(out, "{USAGE}")?;
-        return Ok(());
-    };
+pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -134,7 +95,7 @@ pub fn run_cli(args: &[String], out: &mut dyn Write) -> Result<()> {
     let start = current_weights();
     let k = fit_scale(&train, &start);
     let before = (loss(&train, &start, k), loss(&valid, &start, k));
-    let fitted = fit(&train, &start, k, &opts);
+    let fitted = fit(&train, &start, k, opts);
     let after = (loss(&train, &fitted, k), loss(&valid, &fitted, k));
     writeln!(
         out,

@@ -4,11 +4,12 @@
 use std::collections::HashMap;
 use wuzi::game::connect4::position::{parse_sequence, Geometry};
 use wuzi::game::connect4::solver::{Solver, TransTable};
-use wuzi::game::connect4::{solve_cli, think, Connect4};
+use wuzi::game::connect4::{solve_cli, think, Connect4, SolveOptions};
 use wuzi::game::{Game, Move};
 use wuzi::search::{Iteration, Limits, Stop, ThinkContext};
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/connect4/");
+/// The public sets, shipped in the repository (see tests/data/README.md).
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/");
 
 /// Solves the first `n` positions of a set, each under `node_limit`; returns total nodes.
 fn check_set(name: &str, n: usize, node_limit: u64) -> u64 {
@@ -56,8 +57,11 @@ fn solve_cli_reads_the_set_format() {
     let text = std::fs::read_to_string(format!("{SETS}Test_L3_R1")).unwrap();
     let input: String = text.lines().take(5).map(|l| format!("{l}\n")).collect();
     let mut out = Vec::new();
-    let args = vec!["--tt-entries".to_string(), "100000".to_string()];
-    solve_cli(&args, &mut input.as_bytes(), &mut out).unwrap();
+    let options = SolveOptions {
+        tt_entries: 100_000,
+        ..SolveOptions::default()
+    };
+    solve_cli(&options, &mut input.as_bytes(), &mut out).unwrap();
     let out = String::from_utf8(out).unwrap();
     for (line, res) in text.lines().take(5).zip(out.lines()) {
         let mut a = line.split_whitespace();

@@ -10,7 +10,8 @@ use wuzi::game::connect4::{bench_sets, think, Connect4};
 use wuzi::game::{Color, Game, Outcome};
 use wuzi::search::{Limits, Stop, ThinkContext};
 
-const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared/connect4");
+/// The public sets, shipped in the repository (see tests/data/README.md).
+const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4");
 
 /// Mean nodes and time per position on the three public sets; every score must be exact.
 #[test]

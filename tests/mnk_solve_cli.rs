@@ -1,12 +1,26 @@
 //! The `solve` subcommand's contract: one line in, `value plies nodes microseconds` out.
 
-use wuzi::game::mnk::solve_cli;
+use clap::Parser;
+use wuzi::cli::{Cli, CliError, Command};
 
-fn run(args: &[&str], input: &str) -> anyhow::Result<Vec<Vec<String>>> {
-    let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+/// Runs `pbrain-wuzi solve --game mnk ARGS` on `input`, as the binary parses and runs it.
+fn run(args: &[&str], input: &str) -> Result<Vec<Vec<String>>, String> {
+    let argv = ["pbrain-wuzi", "solve", "--game", "mnk"]
+        .into_iter()
+        .chain(args.iter().copied());
+    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    let Some(Command::Solve(solve)) = cli.command else {
+        panic!("not a solve command line");
+    };
     let mut out = Vec::new();
-    solve_cli(&args, &mut input.as_bytes(), &mut out)?;
-    Ok(String::from_utf8(out)?
+    solve
+        .run(&mut input.as_bytes(), &mut out)
+        .map_err(|e| match e {
+            CliError::Usage(u) => format!("usage: {u}"),
+            CliError::Failed(e) => format!("failed: {e:#}"),
+        })?;
+    Ok(String::from_utf8(out)
+        .unwrap()
         .lines()
         .map(|l| l.split(' ').map(str::to_string).collect())
         .collect())
@@ -47,11 +61,20 @@ fn rectangles_and_size_shorthand() {
 
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    assert!(run(&["--width", "2"], "\n").is_err());
-    assert!(run(&["--k", "9"], "\n").is_err());
+    // options the game cannot use are usage errors, before any input is read
+    for args in [
+        &["--width", "2"][..],
+        &["--k", "9"],
+        &["--weak"],
+        &["--timeout-s", "1"],
+    ] {
+        let e = run(args, "\n").unwrap_err();
+        assert!(e.starts_with("usage: "), "{args:?}: {e}");
+    }
     assert!(run(&["--bogus"], "\n").is_err());
-    assert!(run(&[], "1,1 1,1\n").is_err());
-    assert!(run(&[], "5,5\n").is_err());
-    assert!(run(&[], "a,b\n").is_err());
-    assert!(run(&[], "11\n").is_err());
+    // bad positions fail the run
+    for input in ["1,1 1,1\n", "5,5\n", "a,b\n", "11\n"] {
+        let e = run(&[], input).unwrap_err();
+        assert!(e.starts_with("failed: "), "{input:?}: {e}");
+    }
 }

@@ -16,7 +16,7 @@ pub mod position;
 pub mod solve_cli;
 pub mod solver;
 
-pub use solve_cli::{bench_sets, solve_cli, SetStats};
+pub use solve_cli::{bench_sets, solve_cli, SetStats, SolveOptions};
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use crate::search::score::{mate_in, DRAW, WIN};

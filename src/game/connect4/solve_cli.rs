@@ -14,7 +14,7 @@ use super::bits::{Bits, Wide};
 use super::position::{parse_sequence, Geometry};
 use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use super::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::path::Path;
 use std::time::Instant;
@@ -26,69 +26,81 @@ const MAX_TT_ENTRIES: usize = 1 << 27;
 /// The notation of the empty board (an empty line is skipped, as in the benchmark files).
 const EMPTY_BOARD: &str = "-";
 
-/// Options of the `solve` subcommand.
+/// Options of the `solve` subcommand for Connect Four (parsed by [`crate::cli`]).
 #[derive(Clone, Debug, PartialEq)]
-struct SolveOptions {
-    width: usize,
-    height: usize,
-    k: usize,
-    weak: bool,
-    tt_entries: usize,
+pub struct SolveOptions {
+    pub width: usize,
+    pub height: usize,
+    pub k: usize,
+    /// Only the sign of the score (win, draw, loss): a narrower search window, faster.
+    pub weak: bool,
+    pub tt_entries: usize,
     /// Give up a position after this many seconds (`TIMEOUT` line).
-    timeout_s: Option<f64>,
+    pub timeout_s: Option<f64>,
 }
 
-fn parse_args(args: &[String]) -> anyhow::Result<SolveOptions> {
-    let mut o = SolveOptions {
-        width: 7,
-        height: 6,
-        k: DEFAULT_K,
-        weak: false,
-        tt_entries: DEFAULT_TT_ENTRIES,
-        timeout_s: None,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = |name: &str| -> anyhow::Result<usize> {
-            let v = it.next().with_context(|| format!("{name} needs a value"))?;
-            v.parse()
-                .with_context(|| format!("{name}: bad number {v:?}"))
-        };
-        match a.as_str() {
-            "--width" | "-w" => o.width = value("--width")?,
-            "--height" | "-h" => o.height = value("--height")?,
-            "--k" | "-k" => o.k = value("--k")?,
-            "--tt-entries" => o.tt_entries = value("--tt-entries")?,
-            "--weak" => o.weak = true,
-            "--timeout-s" => {
-                let v = it.next().context("--timeout-s needs a value")?;
-                let t: f64 = v
-                    .parse()
-                    .with_context(|| format!("--timeout-s: bad number {v:?}"))?;
-                if !(t > 0.0 && t.is_finite()) {
-                    bail!("--timeout-s must be positive");
-                }
-                o.timeout_s = Some(t);
-            }
-            other => bail!(
-                "unknown argument {other:?} (usage: solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N] [--timeout-s S])"
-            ),
+impl Default for SolveOptions {
+    /// The standard 7×6 board, four in a row, the default table.
+    fn default() -> Self {
+        SolveOptions {
+            width: 7,
+            height: 6,
+            k: DEFAULT_K,
+            weak: false,
+            tt_entries: DEFAULT_TT_ENTRIES,
+            timeout_s: None,
         }
     }
-    if !(MIN_SIZE..=MAX_SIZE).contains(&o.width) || !(MIN_SIZE..=MAX_SIZE).contains(&o.height) {
-        bail!(
-            "board {}x{} outside {MIN_SIZE}..={MAX_SIZE}",
-            o.width,
-            o.height
-        );
+}
+
+/// A `solve` option the Connect Four solver cannot work with.
+#[derive(Clone, Debug, PartialEq)]
+pub enum OptionError {
+    Board { width: usize, height: usize },
+    K(usize),
+    TtEntries(usize),
+    Timeout(f64),
+}
+
+impl std::fmt::Display for OptionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionError::Board { width, height } => write!(
+                f,
+                "board {width}x{height} outside {MIN_SIZE}..={MAX_SIZE} on each side"
+            ),
+            OptionError::K(k) => write!(f, "k = {k} outside 2..={MAX_SIZE}"),
+            OptionError::TtEntries(n) => {
+                write!(f, "--tt-entries {n} outside 1..={MAX_TT_ENTRIES}")
+            }
+            OptionError::Timeout(t) => write!(f, "--timeout-s {t} must be positive"),
+        }
     }
-    if !(1..=MAX_TT_ENTRIES).contains(&o.tt_entries) {
-        bail!("--tt-entries must be 1..={MAX_TT_ENTRIES}");
+}
+
+impl std::error::Error for OptionError {}
+
+impl SolveOptions {
+    /// Checks the values against what the solver supports.
+    pub fn check(&self) -> Result<(), OptionError> {
+        let side = MIN_SIZE..=MAX_SIZE;
+        if !side.contains(&self.width) || !side.contains(&self.height) {
+            return Err(OptionError::Board {
+                width: self.width,
+                height: self.height,
+            });
+        }
+        if !(2..=MAX_SIZE).contains(&self.k) {
+            return Err(OptionError::K(self.k));
+        }
+        if !(1..=MAX_TT_ENTRIES).contains(&self.tt_entries) {
+            return Err(OptionError::TtEntries(self.tt_entries));
+        }
+        match self.timeout_s {
+            Some(t) if !(t > 0.0 && t.is_finite()) => Err(OptionError::Timeout(t)),
+            _ => Ok(()),
+        }
     }
-    if !(2..=MAX_SIZE).contains(&o.k) {
-        bail!("k = {} outside 2..={MAX_SIZE}", o.k);
-    }
-    Ok(o)
 }
 
 /// One solved line.
@@ -169,15 +181,14 @@ fn run<B: Bits>(
     Ok(())
 }
 
-/// `pbrain-wuzi solve [--width W] [--height H] [--k K] [--weak] [--tt-entries N] [--timeout-s S]`:
-/// positions on `input`, one result line each on `out`.
+/// `pbrain-wuzi solve`: positions on `input`, one result line each on `out`.
 pub fn solve_cli(
-    args: &[String],
+    o: &SolveOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let o = parse_args(args)?;
-    super::with_bits!(o.width, o.height, run(&o, input, out))
+    o.check()?;
+    super::with_bits!(o.width, o.height, run(o, input, out))
 }
 
 /// Mean figures over one benchmark set.
@@ -252,19 +263,27 @@ pub fn bench_sets(
 mod tests {
     use super::*;
 
-    fn run_cli(args: &[&str], input: &str) -> String {
-        let args: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    /// Options with a small table, as the tests below use.
+    fn small() -> SolveOptions {
+        SolveOptions {
+            tt_entries: 65536,
+            ..SolveOptions::default()
+        }
+    }
+
+    fn run_cli(o: &SolveOptions, input: &str) -> String {
         let mut out = Vec::new();
-        solve_cli(&args, &mut input.as_bytes(), &mut out).unwrap();
+        solve_cli(o, &mut input.as_bytes(), &mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    fn refused(o: SolveOptions) -> bool {
+        solve_cli(&o, &mut "".as_bytes(), &mut Vec::new()).is_err()
     }
 
     #[test]
     fn prints_score_nodes_and_time() {
-        let out = run_cli(
-            &["--tt-entries", "65536"],
-            "2252576253462244111563365343671351441 -1\n\n",
-        );
+        let out = run_cli(&small(), "2252576253462244111563365343671351441 -1\n\n");
         let f: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(f.len(), 4, "{out}");
         assert_eq!(f[1], "-1");
@@ -274,7 +293,7 @@ mod tests {
     #[test]
     fn flags_mismatches_and_errors() {
         let out = run_cli(
-            &["--tt-entries", "65536"],
+            &small(),
             "2252576253462244111563365343671351441 5\n11111111\n1212121\n",
         );
         let lines: Vec<&str> = out.lines().collect();
@@ -292,40 +311,56 @@ mod tests {
     #[test]
     fn empty_board_and_timeout() {
         // 4×4 is a draw; the empty board is written `-`.
-        let out = run_cli(
-            &["--width", "4", "--height", "4", "--tt-entries", "65536"],
-            "-\n",
-        );
+        let four = SolveOptions {
+            width: 4,
+            height: 4,
+            ..small()
+        };
+        let out = run_cli(&four, "-\n");
         assert_eq!(out.split_whitespace().nth(1), Some("0"), "{out}");
         // The empty 7×6 board takes minutes: a millisecond limit reports the nodes so far.
-        let out = run_cli(&["--timeout-s", "0.001", "--tt-entries", "65536"], "-\n");
+        let quick = SolveOptions {
+            timeout_s: Some(0.001),
+            ..small()
+        };
+        let out = run_cli(&quick, "-\n");
         let f: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(&f[..2], &["-", "TIMEOUT"], "{out}");
         assert!(f[2].parse::<u64>().unwrap() > 0);
-        let args = vec!["--timeout-s".to_string(), "-1".to_string()];
-        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
+        assert!(refused(SolveOptions {
+            timeout_s: Some(-1.0),
+            ..small()
+        }));
     }
 
     #[test]
     fn weak_gives_the_sign() {
-        let out = run_cli(
-            &["--weak", "--tt-entries", "65536"],
-            "7422341735647741166133573473242566\n",
-        );
+        let weak = SolveOptions {
+            weak: true,
+            ..small()
+        };
+        let out = run_cli(&weak, "7422341735647741166133573473242566\n");
         assert_eq!(out.split_whitespace().nth(1), Some("1"));
     }
 
     #[test]
-    fn wide_boards_and_bad_args() {
+    fn wide_boards_and_bad_options() {
         // 12×6 notation with letters: X to move wins at once in column 4 (three stacked).
-        let out = run_cli(&["--width", "12", "--tt-entries", "65536"], "4a4a4a\n");
+        let wide = SolveOptions {
+            width: 12,
+            ..small()
+        };
+        let out = run_cli(&wide, "4a4a4a\n");
         let f: Vec<&str> = out.split_whitespace().collect();
         assert_eq!(f[1], ((12 * 6 + 1 - 6) / 2).to_string(), "{out}");
-        let args = vec!["--width".to_string(), "20".to_string()];
-        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
-        let args = vec!["--tt-entries".to_string(), "1000000000000".to_string()];
-        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
-        let args = vec!["--bogus".to_string()];
-        assert!(solve_cli(&args, &mut "".as_bytes(), &mut Vec::new()).is_err());
+        assert!(refused(SolveOptions {
+            width: 20,
+            ..small()
+        }));
+        assert!(refused(SolveOptions {
+            tt_entries: 1 << 40,
+            ..small()
+        }));
+        assert!(refused(SolveOptions { k: 1, ..small() }));
     }
 }

@@ -7,9 +7,9 @@
 //! one shows at once, with its cost.
 
 use super::search::{solve, SolveLimits, Value};
-use super::Mnk;
+use super::{Mnk, SizeError};
 use crate::game::{Game, Move};
-use anyhow::{bail, Context};
+use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -74,46 +74,40 @@ pub fn parse_position(line: &str, width: usize, height: usize, k: usize) -> anyh
     Ok(g)
 }
 
-fn flag_value(args: &[String], name: &str) -> anyhow::Result<Option<usize>> {
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        if let Some(v) = a.strip_prefix(&format!("{name}=")) {
-            return Ok(Some(
-                v.parse().with_context(|| format!("bad {name} {v:?}"))?,
-            ));
-        }
-        if a == name {
-            let v = it.next().with_context(|| format!("{name} needs a value"))?;
-            return Ok(Some(
-                v.parse().with_context(|| format!("bad {name} {v:?}"))?,
-            ));
-        }
-    }
-    Ok(None)
+/// Options of the `solve` subcommand for m,n,k (parsed by [`crate::cli`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveOptions {
+    pub width: usize,
+    pub height: usize,
+    pub k: usize,
 }
 
-/// `pbrain-wuzi solve --game mnk` without those two words: `--width M --height N --k K`
-/// (defaults 3, 3, 3; `--size S` sets both sides).
+impl Default for SolveOptions {
+    /// Tic-tac-toe.
+    fn default() -> Self {
+        SolveOptions {
+            width: 3,
+            height: 3,
+            k: 3,
+        }
+    }
+}
+
+impl SolveOptions {
+    /// Checks the board and k against what the game supports.
+    pub fn check(&self) -> Result<(), SizeError> {
+        Mnk::new(self.width, self.height, self.k).map(|_| ())
+    }
+}
+
+/// `pbrain-wuzi solve --game mnk`: positions on `input`, one result line each on `out`.
 pub fn solve_cli(
-    args: &[String],
+    o: &SolveOptions,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    for a in args {
-        let known = ["--width", "--height", "--k", "--size"];
-        if a.starts_with("--")
-            && !known
-                .iter()
-                .any(|k| a == k || a.starts_with(&format!("{k}=")))
-        {
-            bail!("unknown option {a:?} (expected --width, --height, --k, --size)");
-        }
-    }
-    let size = flag_value(args, "--size")?;
-    let width = flag_value(args, "--width")?.or(size).unwrap_or(3);
-    let height = flag_value(args, "--height")?.or(size).unwrap_or(3);
-    let k = flag_value(args, "--k")?.unwrap_or(3);
-    Mnk::new(width, height, k)?;
+    let SolveOptions { width, height, k } = *o;
+    o.check()?;
     let limits = SolveLimits {
         tt_bytes: SOLVE_TT_BYTES,
         ..SolveLimits::default()

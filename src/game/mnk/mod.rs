@@ -17,7 +17,8 @@ mod search;
 mod tt;
 
 pub use cli::{
-    bench_known_values, bench_values, parse_position, solve_cli, KnownValue, KNOWN_VALUES,
+    bench_known_values, bench_values, parse_position, solve_cli, KnownValue, SolveOptions,
+    KNOWN_VALUES,
 };
 pub use search::{solve, think, Solution, SolveError, SolveLimits, Value};
 

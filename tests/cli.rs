@@ -1,0 +1,244 @@
+//! `pbrain-wuzi`'s command line as a user meets it: `-h`/`--help` at every level (exit 0),
+//! `--version`, the usage and exit code 2 on a wrong option or value, exit code 1 when a
+//! command fails while running; and the README's command tables, which must be the help's
+//! own lines, word for word, in both directions.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
+const README: &str = include_str!("../README.md");
+
+/// Runs the binary with `args`, `stdin` as its input.
+fn run(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("pbrain-wuzi starts");
+    // an early exit (help, usage error) may close stdin before the write: that is fine
+    let _ = child.stdin.take().unwrap().write_all(stdin.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Runs of whitespace as one space: the help aligns its columns, the README does not.
+fn squeeze(s: &str) -> String {
+    s.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// An entry of a help or a README table: (the command, argument or option, what it does).
+type Entry = (String, String);
+
+/// The indented entries of a help text (under `Commands:`, `Arguments:` and `Options:`).
+fn help_entries(help: &str) -> Vec<Entry> {
+    let mut in_list = false;
+    let mut entries = Vec::new();
+    for line in help.lines() {
+        if line.ends_with(':') && !line.starts_with(' ') {
+            in_list = matches!(line, "Commands:" | "Arguments:" | "Options:");
+        } else if in_list && line.starts_with("  ") {
+            let line = line.trim_start();
+            let (name, what) = line.split_once("  ").unwrap_or((line, ""));
+            entries.push((name.to_string(), squeeze(what)));
+        } else if line.is_empty() {
+            in_list = false;
+        }
+    }
+    entries
+}
+
+/// The README's tables under `## Command line`: for each `### `pbrain-wuzi …`` heading, the
+/// subcommand's words after `pbrain-wuzi` and the table's rows.
+fn readme_tables() -> Vec<(Vec<String>, Vec<Entry>)> {
+    let section = README
+        .split("\n## Command line\n")
+        .nth(1)
+        .expect("README has a Command line section");
+    let section = section.split("\n## ").next().unwrap();
+    let mut tables: Vec<(Vec<String>, Vec<Entry>)> = Vec::new();
+    for line in section.lines() {
+        if let Some(heading) = line.strip_prefix("### ") {
+            let command = heading.trim_matches('`');
+            let words: Vec<String> = command.split_whitespace().map(String::from).collect();
+            assert_eq!(words[0], "pbrain-wuzi", "{heading}");
+            tables.push((words[1..].to_vec(), Vec::new()));
+        } else if let Some(row) = line.strip_prefix("| `") {
+            let (name, rest) = row.split_once("` | ").expect("a row: | `name` | text |");
+            let what = rest.strip_suffix(" |").expect("a row ends with |");
+            let table = tables.last_mut().expect("a table under a heading");
+            table.1.push((name.to_string(), squeeze(what)));
+        }
+    }
+    tables
+}
+
+#[test]
+fn readme_tables_are_the_help_word_for_word() {
+    let tables = readme_tables();
+    let top = text(&run(&["--help"], "").stdout);
+    // every subcommand has its table (the help subcommand's help is the top level's)
+    let mut commands: Vec<Vec<String>> = help_entries(&top)
+        .into_iter()
+        .filter(|(name, _)| !name.starts_with('-') && name != "help")
+        .map(|(name, _)| vec![name])
+        .collect();
+    commands.insert(0, Vec::new());
+    let documented: Vec<Vec<String>> = tables.iter().map(|t| t.0.clone()).collect();
+    assert_eq!(
+        documented, commands,
+        "README tables vs the commands of --help"
+    );
+    for (command, rows) in &tables {
+        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
+        args.push("--help");
+        let help = run(&args, "");
+        assert!(help.status.success(), "{args:?}");
+        let entries = help_entries(&text(&help.stdout));
+        assert!(!entries.is_empty(), "{args:?}");
+        for row in rows {
+            assert!(
+                entries.contains(row),
+                "README row {row:?} is not a line of `pbrain-wuzi {}`",
+                args.join(" ")
+            );
+        }
+        for entry in &entries {
+            assert!(
+                rows.contains(entry),
+                "`pbrain-wuzi {}` line {entry:?} is missing from the README",
+                args.join(" ")
+            );
+        }
+    }
+}
+
+#[test]
+fn help_at_every_level_exits_0() {
+    for command in [&[][..], &["play"], &["solve"], &["bench"]] {
+        for flag in ["-h", "--help"] {
+            let mut args = command.to_vec();
+            args.push(flag);
+            let o = run(&args, "");
+            let out = text(&o.stdout);
+            assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
+            let usage = ["Usage: pbrain-wuzi"]
+                .into_iter()
+                .chain(command.iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ");
+            assert!(out.contains(&usage), "{args:?}: {out}");
+            assert!(o.stderr.is_empty(), "{args:?}");
+        }
+    }
+    // `help COMMAND` is `COMMAND --help`
+    assert_eq!(
+        run(&["help", "solve"], "").stdout,
+        run(&["solve", "--help"], "").stdout
+    );
+}
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let o = run(&[flag], "");
+        assert!(o.status.success());
+        assert_eq!(
+            text(&o.stdout),
+            format!("pbrain-wuzi {}\n", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn wrong_options_print_the_usage_and_exit_2() {
+    const TOP: Option<&str> = Some("Usage: pbrain-wuzi [OPTIONS]");
+    const SOLVE: Option<&str> = Some("Usage: pbrain-wuzi solve [OPTIONS]");
+    // an unknown option or command shows the usage; a bad value says what is wrong with it
+    for (args, usage) in [
+        (&["--bogus"][..], TOP),
+        (&["frobnicate"], TOP),
+        (&["--depth", "3", "bench"], TOP),
+        (
+            &["play", "--bogus"],
+            Some("Usage: pbrain-wuzi play [OPTIONS]"),
+        ),
+        (&["solve", "--bogus"], SOLVE),
+        (&["solve", "--width", "20"], SOLVE),
+        (&["solve", "--game", "mnk", "--weak"], SOLVE),
+        (
+            &["bench", "1", "2"],
+            Some("Usage: pbrain-wuzi bench [DEPTH]"),
+        ),
+        (&["--threads"], None),
+        (&["--threads", "0"], None),
+        (&["--game", "chess"], None),
+        (&["--param", "no_such=1"], None),
+        (&["play", "--time", "soon"], None),
+        (&["bench", "deep"], None),
+    ] {
+        let o = run(args, "START 15\n");
+        let err = text(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("error: "), "{args:?}: {err}");
+        assert!(err.contains("try '--help'"), "{args:?}: {err}");
+        if let Some(usage) = usage {
+            assert!(err.contains(usage), "{args:?}: {err}");
+        }
+        assert!(o.stdout.is_empty(), "{args:?}: {}", text(&o.stdout));
+    }
+}
+
+#[test]
+fn a_command_failing_while_running_exits_1() {
+    let o = run(&["solve", "--game", "mnk"], "a,b\n");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.starts_with("pbrain-wuzi: bad x"), "{err}");
+}
+
+#[test]
+fn options_scripts_and_managers_use_still_work() {
+    // protocol mode, every option in both spellings `--name value` and `--name=value`
+    let o = run(
+        &[
+            "--threads",
+            "1",
+            "--depth=2",
+            "--hash",
+            "4",
+            "--param",
+            "beam=20",
+            "--param=root_beam=20",
+            "--game",
+            "gomoku",
+            "--rule",
+            "4",
+            "--opening",
+            "pro",
+        ],
+        "START 15\nBEGIN\n",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    // the pro rule puts black's first stone on the centre
+    assert_eq!(answers, ["OK", "7,7"], "{out}");
+    // Connect Four through the options: three stacked in column 0, the engine completes four
+    let o = run(
+        &["--game", "connect4", "--c4-player", "solver", "--k", "4"],
+        "START 7 6\nBOARD\n0,5,1\n1,5,2\n0,4,1\n2,5,2\n0,3,1\n3,5,2\nDONE\n",
+    );
+    let out = text(&o.stdout);
+    let answers: Vec<&str> = out.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+    assert_eq!(answers, ["OK", "0,2"], "{out}");
+    // solve reads the public set format; -w and -k are kept as short forms
+    let o = run(&["solve", "-w", "7", "-k", "4", "--weak"], "4455 18\n");
+    let first = text(&o.stdout);
+    assert!(first.starts_with("4455 1 "), "{first}");
+}
