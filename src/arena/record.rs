@@ -214,25 +214,23 @@ impl Named for Outcome {
     }
 }
 
-impl Named for Termination {
-    const WHAT: &'static str = "termination";
-    fn name(self) -> &'static str {
-        Termination::name(self)
-    }
-    fn from_name(name: &str) -> Option<Termination> {
-        Termination::from_name(name)
-    }
+/// [`Named`] by a type's own `name` and the parser of those names.
+macro_rules! named_by {
+    ($t:ty, $what:literal, $parse:path) => {
+        impl Named for $t {
+            const WHAT: &'static str = $what;
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
+            fn from_name(name: &str) -> Option<$t> {
+                $parse(name)
+            }
+        }
+    };
 }
 
-impl Named for OpeningRule {
-    const WHAT: &'static str = "opening rule";
-    fn name(self) -> &'static str {
-        OpeningRule::name(self)
-    }
-    fn from_name(name: &str) -> Option<OpeningRule> {
-        OpeningRule::parse(name)
-    }
-}
+named_by!(Termination, "termination", Termination::from_name);
+named_by!(OpeningRule, "opening rule", OpeningRule::parse);
 
 /// `#[serde(with)]` for a [`Named`] member: its name as a JSON string.
 mod by_name {
