@@ -8,10 +8,9 @@
 //! middle of a write leaves a last line without its newline; readers ignore it, and
 //! [`Journal::resume`] cuts it off before appending.
 
-use super::json::{self, Value};
-use super::record;
+use super::record::JsonLine;
 use super::referee::{self, GameRecord, Termination};
-use crate::game::{Color, Outcome};
+use crate::game::Outcome;
 use std::fmt;
 use std::fs::{self, File};
 use std::io::Write;
@@ -101,7 +100,12 @@ impl std::error::Error for JournalError {}
 
 /// The journal line of a finished game.
 pub fn line(r: &GameRecord, seed: u64, ended_ms: u64) -> String {
-    record::to_json_with(r, &[("seed", seed), ("ended", ended_ms)])
+    JsonLine {
+        seed: Some(seed),
+        ended: Some(ended_ms),
+        ..JsonLine::of(r)
+    }
+    .to_text()
 }
 
 /// Milliseconds since the Unix epoch.
@@ -111,37 +115,29 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// Reads one complete line.
+/// Reads one complete line. A line cut short is not JSON, so it is an error too.
 fn parse_entry(line: &str) -> Result<Entry, String> {
-    let v = json::parse(line).map_err(|e| e.to_string())?;
-    let int = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_u64)
-            .ok_or_else(|| format!("no integer {k:?} (written by an older wuzi-arena?)"))
-    };
-    let text = |k: &str| {
-        v.get(k)
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("no {k:?}"))
-    };
-    let outcome = match text("result")? {
-        "1-0" => Outcome::Win(Color::Black),
-        "0-1" => Outcome::Win(Color::White),
-        "1/2-1/2" => Outcome::Draw,
-        r => return Err(format!("unknown result {r:?}")),
-    };
-    let t = text("termination")?;
-    let termination =
-        Termination::from_name(t).ok_or_else(|| format!("unknown termination {t:?}"))?;
+    let g: JsonLine = serde_json::from_str(line).map_err(|e| {
+        // serde_json says where in the text; the caller says which line of the file
+        let text = e.to_string();
+        let at = format!(" at line {} column {}", e.line(), e.column());
+        let what = text.strip_suffix(&at).unwrap_or(&text);
+        let hint = if e.is_data() {
+            " (written by an older wuzi-arena?)"
+        } else {
+            ""
+        };
+        format!("{what} at column {}{hint}", e.column())
+    })?;
     Ok(Entry {
         result: GameResult {
-            id: int("id")? as usize,
-            black: int("black_index")? as usize,
-            white: int("white_index")? as usize,
-            outcome,
-            termination,
+            id: g.id,
+            black: g.black_index,
+            white: g.white_index,
+            outcome: g.result,
+            termination: g.termination,
         },
-        ended_ms: v.get("ended").and_then(Value::as_u64),
+        ended_ms: g.ended,
         line: line.to_string(),
     })
 }
@@ -240,8 +236,8 @@ mod tests {
         d
     }
 
-    const L1: &str = r#"{"id":1,"black":"a","white":"b","black_index":0,"white_index":1,"seed":5,"ended":100,"result":"1-0","termination":"line"}"#;
-    const L2: &str = r#"{"id":4,"black":"b","white":"a","black_index":1,"white_index":0,"result":"0-1","termination":"timeout"}"#;
+    const L1: &str = r#"{"id":1,"black":"a","white":"b","black_index":0,"white_index":1,"seed":5,"ended":100,"width":9,"height":9,"rule":0,"result":"1-0","termination":"line","detail":"","opening":[],"moves":[[0,0],[1,0]],"ms":[3,4],"opening_rule":"none","swap2":[]}"#;
+    const L2: &str = r#"{"id":4,"black":"b","white":"a","black_index":1,"white_index":0,"width":9,"height":9,"rule":0,"result":"0-1","termination":"timeout","detail":"b: late","opening":[],"moves":[],"ms":[],"opening_rule":"none","swap2":[]}"#;
 
     #[test]
     fn reads_results_and_ignores_a_cut_line() {
@@ -282,14 +278,20 @@ mod tests {
         let p = d.join(FILE);
         fs::write(&p, format!("{L1}\nnot json\n")).unwrap();
         let e = read(&p).unwrap_err().to_string();
-        assert!(e.contains("line 2"), "{e}");
+        assert!(
+            e.contains("games.jsonl line 2: ") && e.ends_with(" at column 2"),
+            "{e}"
+        );
         fs::write(&p, format!("{L1}\n{L1}\n")).unwrap();
         let e = read(&p).unwrap_err().to_string();
         assert!(e.contains("game 1 is recorded twice"), "{e}");
         let old = L2.replace(r#""black_index":1,"white_index":0,"#, "");
         fs::write(&p, format!("{old}\n")).unwrap();
         let e = read(&p).unwrap_err().to_string();
-        assert!(e.contains("black_index"), "{e}");
+        assert!(
+            e.contains("line 1: missing field `black_index`") && e.ends_with("older wuzi-arena?)"),
+            "{e}"
+        );
         let _ = fs::remove_dir_all(&d);
     }
 }

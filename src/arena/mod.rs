@@ -7,8 +7,8 @@
 //! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening
 //! phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli` (the
 //! binary's options) and `app` (the run those options describe). Runs past one machine:
-//! `shard` (which games a shard plays), `journal` (the crash-safe per-game result file,
-//! read back with `json`), `manifest` (which run a directory belongs to), `merge` (shards
+//! `shard` (which games a shard plays), `journal` (the crash-safe per-game result file of
+//! JSON lines), `manifest` (which run a directory belongs to), `merge` (shards
 //! into one report), `status` (shards while they run) and `progress` (the live line and
 //! ETAs). The arena is generic over the referee's [`crate::game::Game`] type, built by a
 //! factory, so it never carries rules of its own.
@@ -19,7 +19,6 @@ pub mod cli;
 pub mod engine;
 pub mod grid;
 pub mod journal;
-pub mod json;
 pub mod manifest;
 pub mod merge;
 pub mod opening;

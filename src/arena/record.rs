@@ -2,11 +2,13 @@
 //! scripts.
 //!
 //! Each writer is a pure function from a [`GameRecord`] to text, so the formats are tested
-//! without files; the tournament decides where the text goes. JSON is written by hand (the
-//! crate takes no serialisation dependency) with full string escaping.
+//! without files; the tournament decides where the text goes. The JSON line is a
+//! [`JsonLine`], written and read with `serde_json`.
 
-use super::referee::GameRecord;
+use super::referee::{GameRecord, Termination};
+use super::swap2::OpeningRule;
 use crate::game::{Color, Move, Outcome};
+use serde::{Deserialize, Serialize};
 use std::fmt::Write;
 
 /// Piskvork's `.psq`: a header line, one `x,y,ms` line per stone with 1-based coordinates
@@ -114,71 +116,135 @@ pub fn to_sgf(r: &GameRecord) -> String {
     s
 }
 
-/// A JSON string literal.
-pub fn json_string(t: &str) -> String {
-    let mut s = String::with_capacity(t.len() + 2);
-    s.push('"');
-    for c in t.chars() {
-        match c {
-            '"' => s.push_str("\\\""),
-            '\\' => s.push_str("\\\\"),
-            '\n' => s.push_str("\\n"),
-            '\r' => s.push_str("\\r"),
-            '\t' => s.push_str("\\t"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(s, "\\u{:04x}", c as u32);
-            }
-            c => s.push(c),
+/// One line of `games.jsonl`: a finished game, written with `serde_json` by the journal
+/// and read back by `--resume`, `merge` and `status` (the tuner reads its own subset).
+/// Members are written in this order; scripts match a line's start, `{"id":`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JsonLine {
+    pub id: usize,
+    /// Engine names.
+    pub black: String,
+    pub white: String,
+    /// Engine indices in the tournament.
+    pub black_index: usize,
+    pub white_index: usize,
+    /// The game's seed in the tournament.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// When the game ended (Unix milliseconds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended: Option<u64>,
+    pub width: usize,
+    pub height: usize,
+    /// The Gomocup rule number (0 for games other than gomoku).
+    pub rule: u32,
+    /// `1-0` (black won), `0-1` or `1/2-1/2`.
+    #[serde(with = "by_name")]
+    pub result: Outcome,
+    #[serde(with = "by_name")]
+    pub termination: Termination,
+    pub detail: String,
+    /// Opening stones, then the moves played, as `[x, y]`.
+    pub opening: Vec<[u8; 2]>,
+    pub moves: Vec<[u8; 2]>,
+    /// Milliseconds each move took.
+    pub ms: Vec<u64>,
+    #[serde(with = "by_name")]
+    pub opening_rule: OpeningRule,
+    /// The swap2 exchange, one line a step.
+    pub swap2: Vec<String>,
+}
+
+impl JsonLine {
+    /// The line of a game (without the tournament's seed and end time).
+    pub fn of(r: &GameRecord) -> JsonLine {
+        let xy = |m: &Move| [m.x, m.y];
+        JsonLine {
+            id: r.id,
+            black: r.black_name.clone(),
+            white: r.white_name.clone(),
+            black_index: r.black,
+            white_index: r.white,
+            seed: None,
+            ended: None,
+            width: r.setup.width,
+            height: r.setup.height,
+            rule: r.setup.rule(),
+            result: r.outcome,
+            termination: r.termination,
+            detail: r.detail.clone(),
+            opening: r.opening.iter().map(xy).collect(),
+            moves: r.moves.iter().map(|t| xy(&t.mv)).collect(),
+            ms: r.moves.iter().map(|t| t.ms).collect(),
+            opening_rule: r.setup.opening_rule,
+            swap2: r.swap.clone(),
         }
     }
-    s.push('"');
-    s
+
+    /// The line's text, without a newline (JSON escapes every newline in a string).
+    pub fn to_text(&self) -> String {
+        serde_json::to_string(self).expect("a JsonLine always serialises")
+    }
 }
 
-fn json_moves<'a>(it: impl Iterator<Item = &'a Move>) -> String {
-    let v: Vec<String> = it.map(|m| format!("[{},{}]", m.x, m.y)).collect();
-    format!("[{}]", v.join(","))
+/// Values written as a fixed name (`result`, `termination`, `opening_rule`).
+trait Named: Sized + Copy {
+    const WHAT: &'static str;
+    fn name(self) -> &'static str;
+    fn from_name(name: &str) -> Option<Self>;
 }
 
-/// One line of the JSON-lines log (no trailing newline).
-pub fn to_json(r: &GameRecord) -> String {
-    to_json_with(r, &[])
+impl Named for Outcome {
+    const WHAT: &'static str = "result";
+    fn name(self) -> &'static str {
+        match self {
+            Outcome::Win(Color::Black) => "1-0",
+            Outcome::Win(Color::White) => "0-1",
+            Outcome::Draw => "1/2-1/2",
+        }
+    }
+    fn from_name(name: &str) -> Option<Outcome> {
+        [
+            Outcome::Win(Color::Black),
+            Outcome::Win(Color::White),
+            Outcome::Draw,
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
+    }
 }
 
-/// [`to_json`] with integer members the record does not hold (the tournament's per-game
-/// seed and end time), placed after the engines' indices.
-pub fn to_json_with(r: &GameRecord, extra: &[(&str, u64)]) -> String {
-    let result = match r.outcome {
-        Outcome::Win(Color::Black) => "1-0",
-        Outcome::Win(Color::White) => "0-1",
-        Outcome::Draw => "1/2-1/2",
+/// [`Named`] by a type's own `name` and the parser of those names.
+macro_rules! named_by {
+    ($t:ty, $what:literal, $parse:path) => {
+        impl Named for $t {
+            const WHAT: &'static str = $what;
+            fn name(self) -> &'static str {
+                <$t>::name(self)
+            }
+            fn from_name(name: &str) -> Option<$t> {
+                $parse(name)
+            }
+        }
     };
-    let times: Vec<String> = r.moves.iter().map(|t| t.ms.to_string()).collect();
-    let swap: Vec<String> = r.swap.iter().map(|t| json_string(t)).collect();
-    let extra: String = extra
-        .iter()
-        .map(|(k, v)| format!(",{}:{v}", json_string(k)))
-        .collect();
-    format!(
-        "{{\"id\":{},\"black\":{},\"white\":{},\"black_index\":{},\"white_index\":{}{extra},\"width\":{},\"height\":{},\"rule\":{},\
-         \"result\":\"{result}\",\"termination\":\"{}\",\"detail\":{},\"opening\":{},\
-         \"moves\":{},\"ms\":[{}],\"opening_rule\":\"{}\",\"swap2\":[{}]}}",
-        r.id,
-        json_string(&r.black_name),
-        json_string(&r.white_name),
-        r.black,
-        r.white,
-        r.setup.width,
-        r.setup.height,
-        r.setup.rule(),
-        r.termination.name(),
-        json_string(&r.detail),
-        json_moves(r.opening.iter()),
-        json_moves(r.moves.iter().map(|t| &t.mv)),
-        times.join(","),
-        r.setup.opening_rule.name(),
-        swap.join(",")
-    )
+}
+
+named_by!(Termination, "termination", Termination::from_name);
+named_by!(OpeningRule, "opening rule", OpeningRule::parse);
+
+/// `#[serde(with)]` for a [`Named`] member: its name as a JSON string.
+mod by_name {
+    use super::Named;
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<T: Named, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(v.name())
+    }
+
+    pub fn deserialize<'de, T: Named, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
+        let name = String::deserialize(d)?;
+        T::from_name(&name).ok_or_else(|| D::Error::custom(format!("unknown {} {name:?}", T::WHAT)))
+    }
 }
 
 #[cfg(test)]
@@ -248,13 +314,19 @@ mod tests {
 
     #[test]
     fn json_line_escapes_strings() {
-        let j = to_json(&sample());
+        let j = JsonLine::of(&sample()).to_text();
+        assert!(j.starts_with("{\"id\":3,\"black\":\"pbrain-a\","), "{j}");
         assert!(j.contains("\"result\":\"0-1\""), "{j}");
         assert!(
             j.contains("\"black_index\":0,\"white_index\":1,\"width\""),
             "{j}"
         );
-        let k = to_json_with(&sample(), &[("seed", 7), ("ended", 9)]);
+        let k = JsonLine {
+            seed: Some(7),
+            ended: Some(9),
+            ..JsonLine::of(&sample())
+        }
+        .to_text();
         assert!(
             k.contains("\"white_index\":1,\"seed\":7,\"ended\":9,"),
             "{k}"
@@ -270,6 +342,46 @@ mod tests {
             "{j}"
         );
         assert!(!j.contains('\n'));
-        assert_eq!(json_string("a\u{1}"), "\"a\\u0001\"");
+        let mut r = sample();
+        r.detail = "a\u{1}\nb".into();
+        assert!(JsonLine::of(&r)
+            .to_text()
+            .contains("\"detail\":\"a\\u0001\\nb\""));
+    }
+
+    #[test]
+    fn json_line_reads_back_exactly() {
+        let line = JsonLine {
+            seed: Some(u64::MAX),
+            ended: Some(1_795_455_259_845),
+            ..JsonLine::of(&sample())
+        };
+        let text = line.to_text();
+        let back: JsonLine = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, line);
+        assert_eq!(back.to_text(), text);
+        // a line written before serde, byte for byte
+        let old = r#"{"id":2,"black":"bad","white":"go\"od\\","black_index":1,"white_index":0,"seed":9573964686060840343,"ended":1795455259862,"width":9,"height":9,"rule":4,"result":"1/2-1/2","termination":"board-full","detail":"","opening":[[0,0]],"moves":[],"ms":[],"opening_rule":"none","swap2":[]}"#;
+        let g: JsonLine = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (g.seed, g.white.as_str()),
+            (Some(9573964686060840343), "go\"od\\")
+        );
+        assert_eq!(g.to_text(), old);
+    }
+
+    #[test]
+    fn a_cut_or_wrong_line_is_an_error() {
+        let line = JsonLine::of(&sample()).to_text();
+        for cut in 1..line.len() {
+            let r = serde_json::from_str::<JsonLine>(&line[..cut]);
+            assert!(r.is_err(), "{}", &line[..cut]);
+        }
+        let bad = line.replace("\"0-1\"", "\"2-0\"");
+        let e = serde_json::from_str::<JsonLine>(&bad)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unknown result \"2-0\""), "{e}");
+        assert!(serde_json::from_str::<JsonLine>(&format!("{line} x")).is_err());
     }
 }
