@@ -11,7 +11,9 @@
 #   --turn MS         timeout_turn (default 1000)
 #   --match MS        timeout_match, 0 = none (default 0)
 #   --games N         games per opponent (default 200; both colours of N/2 openings)
-#   --openings FILE   opening file (default openings/balanced-<rule>-<size>.pos)
+#   --openings FILE   opening file (default: openings/engine-balanced-*.pos, balanced by a
+#                     strong engine's search, for freestyle 15/20, standard and renju 15;
+#                     else openings/balanced-<rule>-<size>.pos, level by wuzi's static eval)
 #   --concurrency N   games at once (default 1: each engine gets a core of a 2-core machine)
 #   --threads N       wuzi's thread_num (default 1)
 #   --wuzi PATH       the wuzi binary (default: build target/release/pbrain-wuzi)
@@ -37,7 +39,7 @@ while [[ $# -gt 0 ]]; do
         --wuzi) wuzi=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --) shift; break ;;
-        -h|--help) sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gauntlet.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -56,8 +58,14 @@ case $rule in
     *) echo "gauntlet.sh: unknown rule $rule" >&2; exit 2 ;;
 esac
 if [[ -z $openings ]]; then
-    openings="$root/openings/balanced-$rname-$size.pos"
-    [[ -f $openings ]] || openings="$root/openings/balanced-$rname-15.pos"
+    case $rule-$size in
+        0-15) openings="$root/openings/engine-balanced-free15.pos" ;;
+        0-20) openings="$root/openings/engine-balanced-free20.pos" ;;
+        1-15) openings="$root/openings/engine-balanced-std15.pos" ;;
+        4-15) openings="$root/openings/engine-balanced-renju15.pos" ;;
+        *) openings="$root/openings/balanced-$rname-$size.pos"
+           [[ -f $openings ]] || openings="$root/openings/balanced-$rname-15.pos" ;;
+    esac
 fi
 if [[ -z $wuzi ]]; then
     cargo build --release --manifest-path "$root/Cargo.toml" --bins

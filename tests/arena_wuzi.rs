@@ -98,6 +98,32 @@ fn shipped_balanced_openings_are_level_on_the_real_board() {
     }
 }
 
+/// The openings balanced by a strong engine (the gauntlet's default) are read whole and are
+/// playable positions under their rule: no foul, no finished game.
+#[test]
+fn engine_balanced_openings_are_playable() {
+    use wuzi::game::Game;
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    for (file, rule, size, count) in [
+        ("engine-balanced-free15.pos", GomokuRule::Freestyle, 15, 240),
+        ("engine-balanced-free20.pos", GomokuRule::Freestyle, 20, 160),
+        ("engine-balanced-std15.pos", GomokuRule::Standard, 15, 120),
+        ("engine-balanced-renju15.pos", GomokuRule::Renju, 15, 120),
+    ] {
+        let text = std::fs::read_to_string(root.join("openings").join(file)).unwrap();
+        let openings = wuzi::arena::opening::parse_file(&text, size, size).unwrap();
+        assert_eq!(openings.len(), count, "{file}");
+        for o in &openings {
+            let mut g = AnyGame::new(Kind::Gomoku(rule), size, size).unwrap();
+            for &m in o {
+                assert!(!g.is_forbidden(m), "{file}: {o:?}");
+                g.try_play(m).unwrap();
+            }
+            assert!(g.outcome().is_none(), "{file}: {o:?}");
+        }
+    }
+}
+
 #[test]
 fn wuzi_negotiates_swap2_with_itself() {
     let cfg = TournamentConfig {

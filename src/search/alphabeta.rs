@@ -117,7 +117,7 @@ impl Default for Params {
             beam_min: 5,
             beam_step: 3,
             node_vcf_nodes: 0,
-            nmp_depth: 3,
+            nmp_depth: 0,
             nmp_base: 2,
             nmp_div: 4,
             rfp_depth: 0,
