@@ -132,43 +132,31 @@ impl<R: Rule> Board<R> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::random_walk;
     use super::*;
     use crate::game::gomoku::{Freestyle, Renju, Standard};
-    use crate::game::{Color, Game, ScoredMove};
+    use crate::game::Color;
     use crate::search::score;
 
     /// Over pseudo-random games, the features times the build's weights give exactly the
     /// static evaluation wherever it is not a decisive term or clamped.
     fn linear_matches_static<R: Rule>(seed: u64) -> usize {
         let w = current_weights();
-        let mut b = Board::<R>::new(15, 15).unwrap();
-        let mut rng = seed;
         let mut checked = 0;
-        let mut list: Vec<ScoredMove> = Vec::new();
-        for _ in 0..80 {
-            if b.outcome().is_some() {
-                break;
+        random_walk::<R>(seed, 80, 5, |b| {
+            let Some(f) = b.eval_features() else { return };
+            let lin: f64 = f
+                .dense()
+                .iter()
+                .zip(w.iter())
+                .map(|(&x, &w)| f64::from(x) * w)
+                .sum();
+            let lin = lin as i32;
+            if lin.abs() < score::WIN_MIN - 1 {
+                assert_eq!(lin, b.static_eval(), "\n{b:?}");
+                checked += 1;
             }
-            if let Some(f) = b.eval_features() {
-                let lin: f64 = f
-                    .dense()
-                    .iter()
-                    .zip(w.iter())
-                    .map(|(&x, &w)| f64::from(x) * w)
-                    .sum();
-                let lin = lin as i32;
-                if lin.abs() < score::WIN_MIN - 1 {
-                    assert_eq!(lin, b.static_eval(), "\n{b:?}");
-                    checked += 1;
-                }
-            }
-            b.generate(&mut list);
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let k = (rng % list.len().min(5) as u64) as usize;
-            b.play(list[k].mv);
-        }
+        });
         checked
     }
 

@@ -16,6 +16,8 @@ mod movegen;
 pub mod params;
 pub mod pattern;
 mod rules;
+#[cfg(test)]
+mod testing;
 pub mod weights;
 
 pub use bench::bench_make_undo;

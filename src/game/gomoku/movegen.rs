@@ -339,19 +339,15 @@ impl<R: Rule> Board<R> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::testing::random_walk;
     use super::*;
     use crate::game::gomoku::{Freestyle, Renju, Standard};
 
     /// The key-only stop test agrees with actually playing the cell, over the three-facing
     /// positions of pseudo-random games.
     fn stops_match_playing<R: Rule>(seed: u64) -> usize {
-        let mut b = Board::<R>::new(15, 15).unwrap();
-        let mut rng = seed;
         let mut checked = 0;
-        for _ in 0..60 {
-            if b.outcome().is_some() {
-                break;
-            }
+        random_walk::<R>(seed, 60, 4, |b| {
             let me = b.side_to_move();
             let opp = me.opponent();
             let mut threats = Vec::new();
@@ -360,27 +356,21 @@ mod tests {
                     threats.push((x, y));
                 }
             });
-            if !threats.is_empty() {
-                let mut work = b.clone();
-                b.for_each_empty(|b, x, y| {
-                    let bits = stone_bits(me);
-                    work.put(x, y, bits);
-                    let played = work.code_count(opp, Code::OpenFour)
-                        + work.code_count(opp, Code::DoubleFour)
-                        == 0;
-                    work.take(x, y, bits);
-                    assert_eq!(b.stops_all((x, y), &threats, me), played, "{x},{y}\n{b:?}");
-                    checked += 1;
-                });
+            if threats.is_empty() {
+                return;
             }
-            let mut list = Vec::new();
-            b.generate(&mut list);
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let k = (rng % list.len().min(4) as u64) as usize;
-            b.play(list[k].mv);
-        }
+            let mut work = b.clone();
+            b.for_each_empty(|b, x, y| {
+                let bits = stone_bits(me);
+                work.put(x, y, bits);
+                let played = work.code_count(opp, Code::OpenFour)
+                    + work.code_count(opp, Code::DoubleFour)
+                    == 0;
+                work.take(x, y, bits);
+                assert_eq!(b.stops_all((x, y), &threats, me), played, "{x},{y}\n{b:?}");
+                checked += 1;
+            });
+        });
         checked
     }
 
