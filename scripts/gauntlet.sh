@@ -18,11 +18,11 @@
 #   --threads N       wuzi's thread_num (default 1)
 #   --wuzi PATH       the wuzi binary (default: build target/release/pbrain-wuzi)
 #   --out DIR         records (default arena-out/gauntlet-<rule>-<size>-<turn>-<time>)
-#   ENGINE…           opponents' pbrain executables (default: ../shared/opponents/pbrain-pela
-#                     and pbrain-carbon next to the checkout, where present)
+#   ENGINE…           opponents' pbrain executables (at least one; e.g. the pela and Carbon
+#                     builds of the project's sparring-partner folder)
 #
 # Example (the README's strength table):
-#   scripts/gauntlet.sh --rule 0 --size 15 --turn 1000 --games 200 -- ../shared/opponents/pbrain-*
+#   scripts/gauntlet.sh --rule 0 --size 15 --turn 1000 --games 200 -- OPPONENTS/pbrain-pela OPPONENTS/pbrain-carbon
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rule=0 size=15 turn=1000 match=0 games=200 openings="" conc=1 threads=1 wuzi="" out=""
@@ -44,11 +44,6 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 opponents=("$@")
-if [[ ${#opponents[@]} -eq 0 ]]; then
-    for e in "$root/../shared/opponents/pbrain-pela" "$root/../shared/opponents/pbrain-carbon"; do
-        [[ -x $e ]] && opponents+=("$e")
-    done
-fi
 if [[ ${#opponents[@]} -eq 0 ]]; then
     echo "gauntlet.sh: no opponent engines given (see --help)" >&2
     exit 2
