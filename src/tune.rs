@@ -16,7 +16,7 @@ use crate::game::gomoku::features::{
     current_weights, is_fitted, NUM_CODES, NUM_FEATURES, NUM_PATTERNS, TEMPO_INDEX,
 };
 use crate::game::gomoku::{Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
-use crate::game::{Game, Move};
+use crate::game::{Color, Game, Move, Outcome};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -29,8 +29,9 @@ pub struct GameLine {
     pub width: usize,
     pub height: usize,
     pub rule: i64,
-    /// `1-0` (black won), `0-1` or `1/2-1/2`.
-    pub result: String,
+    /// `1-0` (black won), `0-1` or `1/2-1/2`, read as the arena writes it.
+    #[serde(with = "crate::arena::record::by_name")]
+    pub result: Outcome,
     pub opening: Vec<[u8; 2]>,
     pub moves: Vec<[u8; 2]>,
 }
@@ -165,11 +166,10 @@ pub fn samples_of(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> 
 }
 
 fn replay<R: Rule>(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
-    let black = match g.result.as_str() {
-        "1-0" => 1.0,
-        "0-1" => 0.0,
-        "1/2-1/2" => 0.5,
-        r => bail!("unknown result {r:?}"),
+    let black = match g.result {
+        Outcome::Win(Color::Black) => 1.0,
+        Outcome::Win(Color::White) => 0.0,
+        Outcome::Draw => 0.5,
     };
     let mut b = Board::<R>::new(g.width, g.height)?;
     let mut pos = String::new();
@@ -337,12 +337,12 @@ pub fn weights_source(w: &[f64; NUM_FEATURES], source: &str) -> String {
 mod tests {
     use super::*;
 
-    fn game(result: &str, moves: &[[u8; 2]]) -> GameLine {
+    fn game(result: Outcome, moves: &[[u8; 2]]) -> GameLine {
         GameLine {
             width: 15,
             height: 15,
             rule: 0,
-            result: result.into(),
+            result,
             opening: vec![[7, 7], [8, 8]],
             moves: moves.to_vec(),
         }
@@ -353,7 +353,7 @@ mod tests {
         // Black makes five on row 7; the last position (black has a five point) is decided
         // and left out.
         let g = game(
-            "1-0",
+            Outcome::Win(Color::Black),
             &[[6, 7], [0, 0], [5, 7], [0, 2], [4, 7], [0, 4], [3, 7]],
         );
         let mut out = Vec::new();
@@ -368,9 +368,10 @@ mod tests {
     #[test]
     fn bad_records_are_refused_with_their_reason() {
         let mut out = Vec::new();
-        let e = samples_of(&game("2-0", &[]), 0, &mut out).unwrap_err();
+        let bad = r#"{"width":15,"height":15,"rule":0,"result":"2-0","opening":[],"moves":[]}"#;
+        let e = serde_json::from_str::<GameLine>(bad).unwrap_err();
         assert!(e.to_string().contains("unknown result"), "{e}");
-        let e = samples_of(&game("1-0", &[[7, 7]]), 0, &mut out).unwrap_err();
+        let e = samples_of(&game(Outcome::Draw, &[[7, 7]]), 0, &mut out).unwrap_err();
         assert!(format!("{e:#}").contains("move 3"), "{e:#}");
     }
 

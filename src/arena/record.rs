@@ -188,7 +188,7 @@ impl JsonLine {
 }
 
 /// Values written as a fixed name (`result`, `termination`, `opening_rule`).
-trait Named: Sized + Copy {
+pub(crate) trait Named: Sized + Copy {
     const WHAT: &'static str;
     fn name(self) -> &'static str;
     fn from_name(name: &str) -> Option<Self>;
@@ -232,8 +232,9 @@ macro_rules! named_by {
 named_by!(Termination, "termination", Termination::from_name);
 named_by!(OpeningRule, "opening rule", OpeningRule::parse);
 
-/// `#[serde(with)]` for a [`Named`] member: its name as a JSON string.
-mod by_name {
+/// `#[serde(with)]` for a [`Named`] member: its name as a JSON string (also the tuner's
+/// reader of results, `crate::tune`).
+pub(crate) mod by_name {
     use super::Named;
     use serde::{de::Error, Deserialize, Deserializer, Serializer};
 
