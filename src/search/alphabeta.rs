@@ -383,7 +383,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
 
         // Neither prune where the opponent can make a four: it may have a VCF that the
         // static value and a reduced search do not see.
-        if !pv
+        if (self.params.rfp_depth > 0 || self.params.nmp_depth > 0)
+            && !pv
             && !quiescence
             && !is_decisive(beta)
             && !self.game.facing_threat()
