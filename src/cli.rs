@@ -332,6 +332,7 @@ impl PlayArgs {
             GameKind::Connect4 { .. } => (7, 6),
             GameKind::Mnk { .. } => (3, 3),
             GameKind::Gomoku(_) => (15, 15),
+            GameKind::Capture { .. } => (19, 19),
         };
         PlayOptions {
             width: self.width.or(self.size).unwrap_or(width),

@@ -6,6 +6,7 @@
 //! matches once and then runs the monomorphised search for the concrete type.
 
 use super::connect4::Connect4;
+use super::gomoku::capture::{CaptureBoard, Ninuki, PairCountError, Pente};
 use super::gomoku::{Board, Caro, CaroExact, Freestyle, Renju, Standard};
 use super::mnk::Mnk;
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
@@ -85,10 +86,44 @@ impl GomokuRule {
     }
 }
 
+/// The gomoku variants with captures (`INFO game pente|ninuki`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CaptureRule {
+    /// Captures; five in a row or five captured pairs win.
+    Pente,
+    /// Pente plus endgame capture and no double free-three (Ninuki-renju).
+    Ninuki,
+}
+
+impl CaptureRule {
+    /// Lower-case name, as `INFO game` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            CaptureRule::Pente => "pente",
+            CaptureRule::Ninuki => "ninuki",
+        }
+    }
+
+    /// Parses a name (`pente`, `ninuki`, `ninuki-renju`), any case.
+    pub fn parse(s: &str) -> Option<CaptureRule> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "pente" => Some(CaptureRule::Pente),
+            "ninuki" | "ninuki-renju" | "ninuki_renju" => Some(CaptureRule::Ninuki),
+            _ => None,
+        }
+    }
+}
+
 /// Which game is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameKind {
     Gomoku(GomokuRule),
+    /// Gomoku with captures. `aware: false` plays the plain gomoku search on these rules
+    /// (`INFO capture_search plain`), a baseline that ignores captures when it judges.
+    Capture {
+        rule: CaptureRule,
+        aware: bool,
+    },
     /// Connect Four with win length `k` (4 unless `INFO k` says otherwise).
     Connect4 {
         k: usize,
@@ -118,7 +153,22 @@ impl GameKind {
             "mnk" | "morpion" | "tictactoe" | "tic-tac-toe" => {
                 Some(GameKind::Mnk { k: k.unwrap_or(3) })
             }
-            _ => GomokuRule::parse(&name).map(GameKind::Gomoku),
+            _ => match CaptureRule::parse(&name) {
+                Some(rule) => Some(GameKind::Capture { rule, aware: true }),
+                None => GomokuRule::parse(&name).map(GameKind::Gomoku),
+            },
+        }
+    }
+
+    /// The same kind with the capture games' search chosen by `INFO capture_search`
+    /// (`aware`, the default, or `plain`); other kinds are unchanged.
+    pub fn with_capture_search(self, search: Option<&str>) -> GameKind {
+        match self {
+            GameKind::Capture { rule, .. } => GameKind::Capture {
+                rule,
+                aware: !search.is_some_and(|s| s.trim().eq_ignore_ascii_case("plain")),
+            },
+            other => other,
         }
     }
 
@@ -126,6 +176,10 @@ impl GameKind {
     pub fn describe(&self) -> String {
         match self {
             GameKind::Gomoku(r) => format!("gomoku ({})", r.name()),
+            GameKind::Capture { rule, aware: true } => rule.name().to_string(),
+            GameKind::Capture { rule, aware: false } => {
+                format!("{} (plain gomoku search)", rule.name())
+            }
             GameKind::Connect4 { k } => format!("connect four (k={k})"),
             GameKind::Mnk { k } => format!("m,n,k (k={k})"),
         }
@@ -152,6 +206,8 @@ pub enum AnyGame {
     Renju(Board<Renju>),
     Caro(Board<Caro>),
     CaroExact(Board<CaroExact>),
+    Pente(CaptureBoard<Pente>),
+    Ninuki(CaptureBoard<Ninuki>),
     Connect4(Connect4),
     Mnk(Mnk),
 }
@@ -166,8 +222,40 @@ macro_rules! with_game {
             $crate::game::AnyGame::Renju($g) => $body,
             $crate::game::AnyGame::Caro($g) => $body,
             $crate::game::AnyGame::CaroExact($g) => $body,
+            $crate::game::AnyGame::Pente($g) => $body,
+            $crate::game::AnyGame::Ninuki($g) => $body,
             $crate::game::AnyGame::Connect4($g) => $body,
             $crate::game::AnyGame::Mnk($g) => $body,
+        }
+    };
+}
+
+/// Runs `$body` with `$g` bound to a position the alpha-beta search plays (gomoku under
+/// any rule, and the capture variants), or evaluates `$other`.
+#[macro_export]
+macro_rules! with_alphabeta {
+    ($self:expr, $g:ident => $body:expr, _ => $other:expr) => {
+        match $self {
+            $crate::game::AnyGame::Freestyle($g) => $body,
+            $crate::game::AnyGame::Standard($g) => $body,
+            $crate::game::AnyGame::Renju($g) => $body,
+            $crate::game::AnyGame::Caro($g) => $body,
+            $crate::game::AnyGame::CaroExact($g) => $body,
+            $crate::game::AnyGame::Pente($g) => $body,
+            $crate::game::AnyGame::Ninuki($g) => $body,
+            _ => $other,
+        }
+    };
+}
+
+/// Runs `$body` with `$g` bound to the capture board inside `$self`, or evaluates `$other`.
+#[macro_export]
+macro_rules! with_capture {
+    ($self:expr, $g:ident => $body:expr, _ => $other:expr) => {
+        match $self {
+            $crate::game::AnyGame::Pente($g) => $body,
+            $crate::game::AnyGame::Ninuki($g) => $body,
+            _ => $other,
         }
     };
 }
@@ -201,6 +289,18 @@ impl AnyGame {
                 GomokuRule::Caro => AnyGame::Caro(Board::new(width, height).map_err(e)?),
                 GomokuRule::CaroExact => AnyGame::CaroExact(Board::new(width, height).map_err(e)?),
             },
+            GameKind::Capture { rule, aware } => {
+                let mut g = match rule {
+                    CaptureRule::Pente => {
+                        AnyGame::Pente(CaptureBoard::new(width, height).map_err(e)?)
+                    }
+                    CaptureRule::Ninuki => {
+                        AnyGame::Ninuki(CaptureBoard::new(width, height).map_err(e)?)
+                    }
+                };
+                with_capture!(&mut g, b => b.set_capture_aware(aware), _ => ());
+                g
+            }
             GameKind::Connect4 { k } => {
                 AnyGame::Connect4(Connect4::new(width, height, k).map_err(e)?)
             }
@@ -210,12 +310,23 @@ impl AnyGame {
 
     /// A cell blocked for both players (`BOARD` field 3). Gomoku only.
     pub fn place_wall(&mut self, m: Move) -> Result<(), MoveError> {
-        with_gomoku!(self, g => g.place_wall(m), _ => Err(MoveError::Unsupported))
+        with_gomoku!(self, g => g.place_wall(m), _ => {
+            with_capture!(self, g => g.place_wall(m), _ => Err(MoveError::Unsupported))
+        })
     }
 
-    /// Renju forbidden points for black (empty for other modes and rules).
+    /// Renju forbidden points for black, Ninuki's double free-threes for the side to move
+    /// (empty for other modes and rules).
     pub fn forbidden_points(&self) -> Vec<Move> {
-        with_gomoku!(self, g => g.forbidden_points(), _ => Vec::new())
+        with_gomoku!(self, g => g.forbidden_points(), _ => {
+            with_capture!(self, g => g.forbidden_points(), _ => Vec::new())
+        })
+    }
+
+    /// Sets the pairs `c` has captured (`INFO captures_black|white`). `Ok(false)` where the
+    /// mode has no captures (nothing changes).
+    pub fn set_captured_pairs(&mut self, c: Color, pairs: u32) -> Result<bool, PairCountError> {
+        with_capture!(self, g => g.set_captured_pairs(c, pairs).map(|()| true), _ => Ok(false))
     }
 }
 
@@ -264,6 +375,12 @@ impl Game for AnyGame {
     }
     fn evaluate(&self) -> i32 {
         with_game!(self, g => g.evaluate())
+    }
+    fn place(&mut self, m: Move) -> Result<(), MoveError> {
+        with_game!(self, g => g.place(m))
+    }
+    fn captures(&self) -> Option<[u8; 2]> {
+        with_game!(self, g => g.captures())
     }
 }
 

@@ -10,7 +10,7 @@ pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
 
-pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
+pub use any::{AnyGame, CaptureRule, GameKind, GomokuRule, NewGameError};
 
 use std::fmt;
 
@@ -88,6 +88,8 @@ pub enum MoveError {
     Forbidden,
     /// Setting up a position the mode cannot represent (e.g. a pass in Connect Four).
     Unsupported,
+    /// Ninuki: the move makes two free threes at once without capturing.
+    DoubleThree,
 }
 
 impl fmt::Display for MoveError {
@@ -100,6 +102,7 @@ impl fmt::Display for MoveError {
             MoveError::GameOver => "the game is already over",
             MoveError::Forbidden => "forbidden move for black",
             MoveError::Unsupported => "not supported in this game",
+            MoveError::DoubleThree => "forbidden: two free threes at once without a capture",
         };
         f.write_str(s)
     }
@@ -159,6 +162,18 @@ pub trait Game: Clone + Send + Sync + 'static {
         self.check_move(m)?;
         self.play(m);
         Ok(())
+    }
+
+    /// Puts a stone for the side to move as part of setting up a position (`BOARD`): like
+    /// [`Game::try_play`], except that modes where a move does more than add its stone
+    /// (captures) only add the stone, since the position given is the one to reach.
+    fn place(&mut self, m: Move) -> Result<(), MoveError> {
+        self.try_play(m)
+    }
+
+    /// Pairs captured so far by black and white, in modes with captures (None otherwise).
+    fn captures(&self) -> Option<[u8; 2]> {
+        None
     }
 
     /// Every move `check_move` accepts, in row-major order.

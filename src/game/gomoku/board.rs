@@ -408,6 +408,19 @@ impl<R: Rule> Board<R> {
         }
     }
 
+    /// The rows of `c`'s stones as bit masks (bit `x` of row `y` is the cell `x,y`): the
+    /// capture variants find flanked pairs with a few shifts per row.
+    #[inline]
+    pub(super) fn stone_rows(&self, c: Color) -> &[u32; MAX_SIZE] {
+        &self.stones[c.index()]
+    }
+
+    /// The rows of walls (`BOARD` field 3) as bit masks.
+    #[inline]
+    pub(super) fn wall_rows(&self) -> &[u32; MAX_SIZE] {
+        &self.walls
+    }
+
     /// Calls `f` for every empty cell, row-major, by walking the free bits of each row.
     pub(super) fn for_each_empty(&self, mut f: impl FnMut(&Self, usize, usize)) {
         let full = self.row_mask();
@@ -650,9 +663,31 @@ impl<R: Rule> Board<R> {
         if hash != self.hash {
             return Err("zobrist key differs".into());
         }
-        let walls: usize = self.walls.iter().map(|w| w.count_ones() as usize).sum();
-        let nstones: usize = self.history.iter().filter(|s| s.mv.is_some()).count();
-        if walls + nstones != self.occupied {
+        self.check_derived()
+    }
+
+    /// The part of [`Board::check_invariants`] that reads only the bitboards, not the move
+    /// history: occupancy, Zobrist key, line keys, patterns, codes, values, counts, totals
+    /// and influence. The capture variants use it directly, since captured stones leave the
+    /// board without leaving the history.
+    pub(super) fn check_derived(&self) -> Result<(), String> {
+        let mut hash = 0;
+        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+            for y in 0..self.height {
+                for x in 0..self.width {
+                    if self.stones[c][y] & (1 << x) != 0 {
+                        hash ^= zobrist(color, x, y);
+                    }
+                }
+            }
+        }
+        if hash != self.hash {
+            return Err("zobrist key differs from the bitboards".into());
+        }
+        let filled: usize = (0..self.height)
+            .map(|y| (self.stones[0][y] | self.stones[1][y] | self.walls[y]).count_ones() as usize)
+            .sum();
+        if filled != self.occupied {
             return Err("occupied count differs".into());
         }
         let mut counts = [[0u16; NUM_CODES]; 2];

@@ -10,6 +10,7 @@
 
 mod bench;
 mod board;
+pub mod capture;
 pub mod features;
 mod forbidden;
 mod movegen;
