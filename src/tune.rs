@@ -13,7 +13,8 @@
 //! that the next build compiles in.
 
 use crate::game::gomoku::features::{
-    current_weights, is_fitted, NUM_CODES, NUM_FEATURES, NUM_PATTERNS, TEMPO_INDEX,
+    current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
+    TEMPO_INDEX,
 };
 use crate::game::gomoku::{Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
 use crate::game::{Color, Game, Move, Outcome};
@@ -39,7 +40,8 @@ pub struct GameLine {
 /// One training position.
 #[derive(Clone, Debug)]
 pub struct Sample {
-    pub features: [f32; NUM_FEATURES],
+    /// The nonzero feature counts `(index, count)` ([`crate::game::gomoku::features`]).
+    pub features: Vec<(u16, f32)>,
     /// The game's result for the side to move: 1 win, 0.5 draw, 0 loss.
     pub result: f32,
     /// The build's static evaluation of the position.
@@ -178,7 +180,7 @@ fn replay<R: Rule>(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()>
             if let Some(f) = b.eval_features() {
                 let black_to_move = b.ply() % 2 == 0;
                 out.push(Sample {
-                    features: f.dense(),
+                    features: f.sparse(),
                     result: if black_to_move { black } else { 1.0 - black },
                     eval: b.evaluate(),
                     game: id,
@@ -208,16 +210,15 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn eval_of(s: &Sample, w: &[f64; NUM_FEATURES]) -> f64 {
+fn eval_of(s: &Sample, w: &[f64]) -> f64 {
     s.features
         .iter()
-        .zip(w.iter())
-        .map(|(&x, &w)| f64::from(x) * w)
+        .map(|&(i, x)| f64::from(x) * w[usize::from(i)])
         .sum()
 }
 
 /// Mean squared error of `sigmoid(eval / k)` against the results.
-pub fn loss(samples: &[Sample], w: &[f64; NUM_FEATURES], k: f64) -> f64 {
+pub fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
     if samples.is_empty() {
         return 0.0;
     }
@@ -233,7 +234,7 @@ pub fn loss(samples: &[Sample], w: &[f64; NUM_FEATURES], k: f64) -> f64 {
 
 /// The scale that best maps the evaluation with weights `w` to results (golden-section
 /// search on log K).
-pub fn fit_scale(samples: &[Sample], w: &[f64; NUM_FEATURES]) -> f64 {
+pub fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
     let f = |lk: f64| loss(samples, w, lk.exp());
     let (mut a, mut b) = (10f64.ln(), 20_000f64.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -250,24 +251,19 @@ pub fn fit_scale(samples: &[Sample], w: &[f64; NUM_FEATURES]) -> f64 {
 }
 
 /// Full-batch Adam on the mean squared error plus `l2 · |w − start|²`, fitted weights only.
-pub fn fit(
-    samples: &[Sample],
-    start: &[f64; NUM_FEATURES],
-    k: f64,
-    opts: &TuneOptions,
-) -> [f64; NUM_FEATURES] {
-    let mut w = *start;
-    let (mut m, mut v) = ([0f64; NUM_FEATURES], [0f64; NUM_FEATURES]);
+pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec<f64> {
+    let mut w = start.to_vec();
+    let (mut m, mut v) = (vec![0f64; NUM_FEATURES], vec![0f64; NUM_FEATURES]);
     let (b1, b2, eps) = (0.9, 0.999, 1e-12);
     let n = samples.len().max(1) as f64;
     for t in 1..=opts.epochs {
-        let mut grad = [0f64; NUM_FEATURES];
+        let mut grad = vec![0f64; NUM_FEATURES];
         for s in samples {
             let p = sigmoid(eval_of(s, &w) / k);
             // d/dw (p − r)² = 2 (p − r) p (1 − p) x / k
             let g = 2.0 * (p - f64::from(s.result)) * p * (1.0 - p) / k;
-            for (gi, &x) in grad.iter_mut().zip(s.features.iter()) {
-                *gi += g * f64::from(x);
+            for &(i, x) in &s.features {
+                grad[usize::from(i)] += g * f64::from(x);
             }
         }
         for i in 0..NUM_FEATURES {
@@ -286,7 +282,7 @@ pub fn fit(
 }
 
 /// The Rust source of `weights.rs` for the weights `w` (rounded to whole eval points).
-pub fn weights_source(w: &[f64; NUM_FEATURES], source: &str) -> String {
+pub fn weights_source(w: &[f64], source: &str) -> String {
     let r = |x: f64| x.round() as i64;
     let row = |base: usize, len: usize| -> String {
         (0..len)
@@ -294,7 +290,6 @@ pub fn weights_source(w: &[f64; NUM_FEATURES], source: &str) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let per_role = NUM_PATTERNS + NUM_CODES;
     let mut s = String::new();
     s.push_str(
         "//! The evaluation weights the build uses, written by `pbrain-wuzi tune` (see\n\
@@ -309,15 +304,33 @@ pub fn weights_source(w: &[f64; NUM_FEATURES], source: &str) -> String {
         s,
         "\n/// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
          pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n",
-        row(0, NUM_PATTERNS),
-        row(per_role, NUM_PATTERNS)
+        row(role_base(0), NUM_PATTERNS),
+        row(role_base(1), NUM_PATTERNS)
     );
     let _ = write!(
         s,
         "\n/// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
          pub const CODE: [[i32; {NUM_CODES}]; 2] = [\n    [{}],\n    [{}],\n];\n",
-        row(NUM_PATTERNS, NUM_CODES),
-        row(per_role + NUM_PATTERNS, NUM_CODES)
+        row(role_base(0) + NUM_PATTERNS, NUM_CODES),
+        row(role_base(1) + NUM_PATTERNS, NUM_CODES)
+    );
+    // Ten to a line, so the file diffs by line when a refit moves a few classes.
+    let combos = |role: usize| -> String {
+        let base = role_base(role) + NUM_PATTERNS + NUM_CODES;
+        (0..NUM_COMBOS)
+            .step_by(10)
+            .map(|i| format!("        {},", row(base + i, 10.min(NUM_COMBOS - i))))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let _ = write!(
+        s,
+        "\n/// Extra eval points per empty cell for its pattern combination (the four directions'\n\
+         /// patterns, order ignored: [`super::pattern::combo_class`]), by role and class.\n\
+         #[rustfmt::skip]\n\
+         pub const COMBO: [[i32; {NUM_COMBOS}]; 2] = [\n    [\n{}\n    ],\n    [\n{}\n    ],\n];\n",
+        combos(0),
+        combos(1)
     );
     let _ = write!(
         s,
@@ -382,13 +395,11 @@ mod tests {
         let mut samples = Vec::new();
         let idx = NUM_PATTERNS + 7; // role 0, code OpenThree
         for i in 0..400 {
-            let mut f = [0f32; NUM_FEATURES];
-            f[TEMPO_INDEX] = 1.0;
-            f[idx] = (i % 5) as f32;
+            let count = (i % 5) as f32;
             // The truth: each such cell is worth 200 at K = 400.
-            let p = sigmoid(f64::from(f[idx]) * 200.0 / 400.0);
+            let p = sigmoid(f64::from(count) * 200.0 / 400.0);
             samples.push(Sample {
-                features: f,
+                features: vec![(TEMPO_INDEX as u16, 1.0), (idx as u16, count)],
                 result: if (i * 7919 % 100) as f64 / 100.0 < p {
                     1.0
                 } else {
@@ -399,7 +410,7 @@ mod tests {
                 pos: String::new(),
             });
         }
-        let start = [0f64; NUM_FEATURES];
+        let start = vec![0f64; NUM_FEATURES];
         let opts = TuneOptions {
             epochs: 2000,
             rate: 5.0,
@@ -415,8 +426,9 @@ mod tests {
     fn the_written_source_round_trips_the_build_weights() {
         let text = weights_source(&current_weights(), "test");
         let built = include_str!("game/gomoku/weights.rs");
-        for line in built.lines().filter(|l| l.starts_with("    [")) {
-            assert!(text.contains(line), "{line}");
+        let mut lines = text.lines().filter(|l| !l.starts_with("//! Source:"));
+        for line in built.lines().filter(|l| !l.starts_with("//! Source:")) {
+            assert_eq!(Some(line), lines.next());
         }
         assert!(text.contains("pub const TEMPO: i32 ="));
     }

@@ -13,7 +13,9 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{combine, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::pattern::{
+    combine, combo_class, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
+};
 use super::rules::Rule;
 use super::weights;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
@@ -779,9 +781,10 @@ fn code_and_value(pats: &[Pattern; 4], renju_black: bool) -> (Code, [i32; 2]) {
     if code == Code::Forbidden {
         return (code, [0; 2]);
     }
+    let combo = combo_class(pats);
     let role = |r: usize| -> i32 {
         let v: i32 = pats.iter().map(|&p| weights::PATTERN[r][p as usize]).sum();
-        v + weights::CODE[r][code as usize]
+        v + weights::CODE[r][code as usize] + weights::COMBO[r][combo]
     };
     (code, [role(0), role(1)])
 }

@@ -10,67 +10,104 @@
 
 use super::board::Board;
 use super::movegen::TempoThreat;
+use super::pattern::combo_class;
 use super::pattern::Code;
-pub use super::pattern::NUM_CODES;
+pub use super::pattern::{NUM_CODES, NUM_COMBOS};
 use super::rules::Rule;
 use super::weights;
 use crate::game::Game;
 
 /// Number of directional pattern kinds ([`super::Pattern`]).
 pub const NUM_PATTERNS: usize = 10;
-/// Length of a dense feature (and weight) vector: patterns and codes for both roles, then
-/// tempo, the threat win and the double three.
-pub const NUM_FEATURES: usize = 2 * (NUM_PATTERNS + NUM_CODES) + 3;
+/// Features per role: the directional patterns, the codes, the pattern combinations.
+const PER_ROLE: usize = NUM_PATTERNS + NUM_CODES + NUM_COMBOS;
 
-/// Index of the tempo entry in a dense vector.
-pub const TEMPO_INDEX: usize = 2 * (NUM_PATTERNS + NUM_CODES);
+/// Length of a feature (and weight) vector: patterns, codes and combinations for both roles,
+/// then tempo, the threat win and the double three.
+pub const NUM_FEATURES: usize = 2 * PER_ROLE + 3;
+
+/// Index of the tempo entry in a feature vector.
+pub const TEMPO_INDEX: usize = 2 * PER_ROLE;
+
+/// Index of a role's first pattern weight; its codes follow, then its combinations.
+pub const fn role_base(role: usize) -> usize {
+    role * PER_ROLE
+}
 
 /// How often each evaluation weight is used in one position.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalFeatures {
     /// Directional patterns on empty cells, by role (0: side to move, 1: waiting) and
     /// pattern index. Renju black's certain fouls count nothing (they are worth nothing).
     pub pattern: [[u32; NUM_PATTERNS]; 2],
     /// Cell codes of empty cells, by role and code index.
     pub code: [[u32; NUM_CODES]; 2],
+    /// Pattern combinations ([`combo_class`]) of empty cells, by role; fouls count nothing.
+    pub combo: [[u32; NUM_COMBOS]; 2],
     /// The side to move has a threat that wins by having the move.
     pub threat_win: bool,
     /// The side to move has an unanswerable double three.
     pub double_three: bool,
 }
 
+impl Default for EvalFeatures {
+    fn default() -> Self {
+        EvalFeatures {
+            pattern: [[0; NUM_PATTERNS]; 2],
+            code: [[0; NUM_CODES]; 2],
+            combo: [[0; NUM_COMBOS]; 2],
+            threat_win: false,
+            double_three: false,
+        }
+    }
+}
+
 impl EvalFeatures {
-    /// The dense vector whose dot product with [`current_weights`] is the evaluation: the
-    /// waiting side's counts enter negated.
-    pub fn dense(&self) -> [f32; NUM_FEATURES] {
-        let mut v = [0f32; NUM_FEATURES];
+    /// The nonzero entries `(index, count)` of the vector whose dot product with
+    /// [`current_weights`] is the evaluation: the waiting side's counts enter negated.
+    pub fn sparse(&self) -> Vec<(u16, f32)> {
+        let mut v = Vec::new();
+        let mut push = |i: usize, x: f32| {
+            if x != 0.0 {
+                v.push((i as u16, x));
+            }
+        };
         for role in 0..2 {
             let sign = if role == 0 { 1.0 } else { -1.0 };
-            let base = role * (NUM_PATTERNS + NUM_CODES);
+            let base = role_base(role);
             for p in 0..NUM_PATTERNS {
-                v[base + p] = sign * self.pattern[role][p] as f32;
+                push(base + p, sign * self.pattern[role][p] as f32);
             }
             for c in 0..NUM_CODES {
-                v[base + NUM_PATTERNS + c] = sign * self.code[role][c] as f32;
+                push(base + NUM_PATTERNS + c, sign * self.code[role][c] as f32);
+            }
+            for k in 0..NUM_COMBOS {
+                push(
+                    base + NUM_PATTERNS + NUM_CODES + k,
+                    sign * self.combo[role][k] as f32,
+                );
             }
         }
-        v[TEMPO_INDEX] = 1.0;
-        v[TEMPO_INDEX + 1] = f32::from(u8::from(self.threat_win));
-        v[TEMPO_INDEX + 2] = f32::from(u8::from(self.double_three));
+        push(TEMPO_INDEX, 1.0);
+        push(TEMPO_INDEX + 1, f32::from(u8::from(self.threat_win)));
+        push(TEMPO_INDEX + 2, f32::from(u8::from(self.double_three)));
         v
     }
 }
 
-/// The weights of the build in the layout of [`EvalFeatures::dense`].
-pub fn current_weights() -> [f64; NUM_FEATURES] {
-    let mut w = [0f64; NUM_FEATURES];
+/// The weights of the build in the layout of [`EvalFeatures::sparse`].
+pub fn current_weights() -> Vec<f64> {
+    let mut w = vec![0f64; NUM_FEATURES];
     for role in 0..2 {
-        let base = role * (NUM_PATTERNS + NUM_CODES);
+        let base = role_base(role);
         for p in 0..NUM_PATTERNS {
             w[base + p] = f64::from(weights::PATTERN[role][p]);
         }
         for c in 0..NUM_CODES {
             w[base + NUM_PATTERNS + c] = f64::from(weights::CODE[role][c]);
+        }
+        for k in 0..NUM_COMBOS {
+            w[base + NUM_PATTERNS + NUM_CODES + k] = f64::from(weights::COMBO[role][k]);
         }
     }
     w[TEMPO_INDEX] = f64::from(weights::TEMPO);
@@ -80,17 +117,20 @@ pub fn current_weights() -> [f64; NUM_FEATURES] {
 }
 
 /// Whether a weight may be fitted: the weights of "nothing" (pattern None, code None,
-/// renju black's foul) stay 0, since their counts only measure how empty the board is.
+/// renju black's foul, the combination of four Nones) stay 0, since their counts only
+/// measure how empty the board is.
 pub fn is_fitted(i: usize) -> bool {
     if i >= TEMPO_INDEX {
         return true;
     }
-    let k = i % (NUM_PATTERNS + NUM_CODES);
+    let k = i % PER_ROLE;
     if k < NUM_PATTERNS {
         k != 0
-    } else {
+    } else if k < NUM_PATTERNS + NUM_CODES {
         let c = k - NUM_PATTERNS;
         c != Code::Forbidden as usize && c != Code::None as usize
+    } else {
+        k != NUM_PATTERNS + NUM_CODES
     }
 }
 
@@ -113,9 +153,11 @@ impl<R: Rule> Board<R> {
                 let code = cell.code[c.index()];
                 f.code[role][code as usize] += 1;
                 if code != Code::Forbidden {
-                    for p in cell.pat[c.index()] {
+                    let pats = cell.pat[c.index()];
+                    for p in pats {
                         f.pattern[role][p as usize] += 1;
                     }
+                    f.combo[role][combo_class(&pats)] += 1;
                 }
             });
         }
@@ -146,10 +188,9 @@ mod tests {
         random_walk::<R>(seed, 80, 5, |b| {
             let Some(f) = b.eval_features() else { return };
             let lin: f64 = f
-                .dense()
+                .sparse()
                 .iter()
-                .zip(w.iter())
-                .map(|(&x, &w)| f64::from(x) * w)
+                .map(|&(i, x)| f64::from(x) * w[usize::from(i)])
                 .sum();
             let lin = lin as i32;
             if lin.abs() < score::WIN_MIN - 1 {

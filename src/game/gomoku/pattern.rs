@@ -483,6 +483,44 @@ pub fn combine(pats: &[Pattern; 4], renju_black: bool) -> Code {
     }
 }
 
+/// Number of pattern combinations a cell can have when the order of its four directions is
+/// ignored: multisets of four out of ten patterns, C(13, 4).
+pub const NUM_COMBOS: usize = 715;
+
+/// The class of a cell's four directional patterns with their order ignored, in
+/// `0..NUM_COMBOS`; class 0 is four [`Pattern::None`]. The evaluation gives every class its
+/// own fitted value on top of the per-pattern and per-code ones, so that combinations the
+/// codes lump together (a four with a three that is not open, two open twos and a three…)
+/// are valued apart.
+#[inline]
+pub fn combo_class(pats: &[Pattern; 4]) -> usize {
+    static CLASS: OnceLock<Vec<u16>> = OnceLock::new();
+    let class = CLASS.get_or_init(|| {
+        // Classes are numbered in the lexicographic order of the sorted tuples.
+        let mut ids = vec![0u16; 10_000];
+        let mut next = 0u16;
+        for a in 0..10 {
+            for b in a..10 {
+                for c in b..10 {
+                    for d in c..10 {
+                        ids[((a * 10 + b) * 10 + c) * 10 + d] = next;
+                        next += 1;
+                    }
+                }
+            }
+        }
+        for i in 0..10_000 {
+            let mut p = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10];
+            p.sort_unstable();
+            ids[i] = ids[((p[0] * 10 + p[1]) * 10 + p[2]) * 10 + p[3]];
+        }
+        ids
+    });
+    let i = ((pats[0] as usize * 10 + pats[1] as usize) * 10 + pats[2] as usize) * 10
+        + pats[3] as usize;
+    usize::from(class[i])
+}
+
 /// Builds a colour-relative key from a picture of the line: 11 characters with the centre
 /// in the middle (its character is ignored), `X` own, `O` opponent, `#` blocked, `.` empty.
 /// Returns `None` for a malformed picture. Meant for tests and documentation examples.
@@ -511,6 +549,29 @@ pub fn key_from_line(line: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn combo_classes_ignore_direction_order_and_cover_every_multiset() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..10_000usize {
+            let p = [i / 1000, i / 100 % 10, i / 10 % 10, i % 10].map(Pattern::from_index);
+            let class = combo_class(&p);
+            assert!(class < NUM_COMBOS);
+            assert_eq!(class, combo_class(&[p[3], p[1], p[0], p[2]]));
+            seen.insert(class);
+        }
+        assert_eq!(seen.len(), NUM_COMBOS);
+        assert_eq!(combo_class(&[Pattern::None; 4]), 0);
+        assert_ne!(
+            combo_class(&[Pattern::Four, Pattern::Three, Pattern::None, Pattern::None]),
+            combo_class(&[
+                Pattern::Four,
+                Pattern::OpenThree,
+                Pattern::None,
+                Pattern::None
+            ])
+        );
+    }
+
     use super::*;
 
     fn pat(rule: FiveRule, line: &str) -> Pattern {
