@@ -55,7 +55,7 @@ pub enum Command {
 /// Engine settings given on the command line, each standing for the `INFO` key it names.
 #[derive(Debug, Default, Args)]
 pub struct EngineOptions {
-    /// Game to play: gomoku, connect4 or mnk (INFO game)
+    /// Game to play: gomoku, connect4, mnk, pente or ninuki (INFO game)
     #[arg(long, value_name = "GAME", value_parser = game_name)]
     pub game: Option<String>,
     /// Gomoku rule: 0 freestyle, 1 exactly five, 4 renju, 8 caro, 9 caro with exactly five (INFO rule)
@@ -82,6 +82,9 @@ pub struct EngineOptions {
     /// A gomoku search parameter (src/search/alphabeta.rs Params); repeatable
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<SearchParam>,
+    /// Pente/ninuki search: aware (judges captures) or plain (gomoku search, captures unseen) (INFO capture_search)
+    #[arg(long, value_name = "SEARCH", value_parser = ["aware", "plain"])]
+    pub capture_search: Option<String>,
 }
 
 /// `--param NAME=VALUE`: a parameter the search knows with a value it reads; made only by
@@ -123,6 +126,7 @@ impl EngineOptions {
             ("max_depth", self.depth.map(|v| v.to_string())),
             ("c4_player", self.c4_player.clone()),
             ("opening_rule", self.opening.clone()),
+            ("capture_search", self.capture_search.clone()),
         ];
         for (key, value) in keys {
             if let Some(value) = value {
@@ -142,7 +146,7 @@ impl EngineOptions {
 fn game_name(s: &str) -> Result<String, String> {
     GameKind::from_name(s, GomokuRule::Freestyle, None)
         .map(|_| s.to_string())
-        .ok_or_else(|| "expected gomoku, connect4 or mnk".to_string())
+        .ok_or_else(|| "expected gomoku, connect4, mnk, pente or ninuki".to_string())
 }
 
 /// `--c4-player`: any name `INFO c4_player` accepts.
@@ -301,7 +305,7 @@ impl SolveArgs {
 pub struct PlayArgs {
     #[command(flatten)]
     pub engine: EngineOptions,
-    /// Board width and height (default 15, connect4 7x6, mnk 3x3)
+    /// Board width and height (default 15, pente and ninuki 19, connect4 7x6, mnk 3x3)
     #[arg(long, value_name = "N")]
     pub size: Option<usize>,
     /// Board width

@@ -36,6 +36,8 @@ pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
 pub const MAX_TT_BYTES: u64 = 8 << 30;
 /// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
 pub const MAX_THREADS: usize = 256;
+/// The `INFO` keys that give the captured pairs of black and white (capture games).
+pub const CAPTURE_KEYS: [&str; 2] = ["captures_black", "captures_white"];
 
 /// Half the machine's physical memory, where the OS tells it: a table sized from an absurd
 /// `hash_size` or `max_memory` would otherwise be touched page by page into the OOM killer.
@@ -106,11 +108,31 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// The engine's colour for a `BOARD` with `own` and `opp` stones, black having captured
+/// `pairs[0]` pairs and white `pairs[1]`: the engine is to move, so if it is black both
+/// sides have put down as many stones, and if it is white black has put down one more.
+/// Stones put down are those on the board plus two for each pair the other side took; the
+/// colour whose count fits better wins, black on a tie (without captures: white exactly
+/// when the opponent has more stones).
+fn board_colour(own: usize, opp: usize, pairs: [usize; 2]) -> Color {
+    let [black_took, white_took] = pairs.map(|p| 2 * p as i64);
+    let (own, opp) = (own as i64, opp as i64);
+    let as_black = (own + white_took) - (opp + black_took);
+    let as_white = (opp + white_took) - (own + black_took);
+    if (as_white - 1).abs() < as_black.abs() {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
 /// One entry of the record of how the current position was reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
     Wall(Move),
     Stone(Move),
+    /// A stone set up by `BOARD`: placed without the move's side effects (captures).
+    Placed(Move),
     Pass,
 }
 
@@ -157,12 +179,13 @@ impl Default for Settings {
 impl Settings {
     /// The game kind these settings select.
     pub fn kind(&self) -> GameKind {
-        match &self.game {
+        let kind = match &self.game {
             Some(name) => {
                 GameKind::from_name(name, self.rule, self.k).unwrap_or(GameKind::Gomoku(self.rule))
             }
             None => GameKind::Gomoku(self.rule),
-        }
+        };
+        kind.with_capture_search(self.raw.get("capture_search").map(String::as_str))
     }
 
     /// Transposition-table bytes for these settings, or an error when `max_memory` is too
@@ -258,6 +281,10 @@ impl Engine {
         let g = AnyGame::new(kind, width, height).map_err(|e| EngineError::BadSize(e.0))?;
         self.game = Some(g);
         self.kind = kind;
+        // Captured pairs belong to a position: a new game starts without them.
+        for key in CAPTURE_KEYS {
+            self.settings.raw.remove(key);
+        }
         self.steps.clear();
         self.blocked.clear();
         self.table().clear();
@@ -322,10 +349,59 @@ impl Engine {
             _ => {}
         }
         let kind_key = matches!(key.as_str(), "rule" | "game" | "k");
-        self.settings.raw.insert(key, value.to_string());
+        let captures_key = CAPTURE_KEYS.contains(&key.as_str());
+        self.settings.raw.insert(key.clone(), value.to_string());
         if kind_key {
             self.adopt_kind();
         }
+        if captures_key {
+            self.adopt_captures(&key);
+        }
+    }
+
+    /// `INFO captures_black|white N`: the pairs a side has captured, which `BOARD` cannot
+    /// carry. The current position is rebuilt with the new count (and every later one in
+    /// this game starts from it); a count the game cannot hold is dropped and reported at
+    /// the next command, the position unchanged.
+    fn adopt_captures(&mut self, key: &str) {
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        if g.captures().is_none() {
+            return;
+        }
+        match self.replay(&self.steps) {
+            Ok(ng) => self.game = Some(ng),
+            Err(e) => {
+                self.settings.raw.remove(key);
+                self.pending_error = Some(e);
+            }
+        }
+    }
+
+    /// The captured pairs of black and white that the `INFO captures_*` keys give (0 where
+    /// a key is missing or unreadable).
+    fn captured_pairs(&self) -> [usize; 2] {
+        CAPTURE_KEYS.map(|key| {
+            self.settings
+                .raw
+                .get(key)
+                .and_then(|v| v.trim().parse().ok())
+                .unwrap_or(0)
+        })
+    }
+
+    /// Sets the captured pairs the `INFO captures_*` keys give on a fresh board.
+    fn apply_captures(&self, g: &mut AnyGame) -> Result<(), EngineError> {
+        for (key, c) in CAPTURE_KEYS.into_iter().zip([Color::Black, Color::White]) {
+            let Some(v) = self.settings.raw.get(key) else {
+                continue;
+            };
+            let bad = |why: String| EngineError::BadPosition(format!("INFO {key} {v}: {why}"));
+            let n: u32 = v.trim().parse().map_err(|_| bad("not a count".into()))?;
+            g.set_captured_pairs(c, n).map_err(|e| bad(e.to_string()))?;
+        }
+        Ok(())
     }
 
     /// Switches the current game to the kind the settings now select: managers send
@@ -400,12 +476,17 @@ impl Engine {
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
         let mut ng = AnyGame::new(self.kind, g.width(), g.height())
             .map_err(|e| EngineError::BadSize(e.0))?;
+        self.apply_captures(&mut ng)?;
         for &s in steps {
             match s {
                 Step::Wall(m) => ng.place_wall(m).map_err(|e| EngineError::Move(m, e))?,
                 Step::Stone(m) => {
                     Self::check_on_board(&ng, m)?;
                     ng.try_play(m).map_err(|e| EngineError::Move(m, e))?
+                }
+                Step::Placed(m) => {
+                    Self::check_on_board(&ng, m)?;
+                    ng.place(m).map_err(|e| EngineError::Move(m, e))?
                 }
                 Step::Pass => {
                     if !ng.pass() {
@@ -434,11 +515,7 @@ impl Engine {
             .filter(|s| s.1 == Stone::Opponent)
             .map(|s| s.0)
             .collect();
-        let me = if opp.len() > own.len() {
-            Color::White
-        } else {
-            Color::Black
-        };
+        let me = board_colour(own.len(), opp.len(), self.captured_pairs());
         let (black, white) = if me == Color::Black {
             (own, opp)
         } else {
@@ -450,9 +527,9 @@ impl Engine {
             .map(|s| Step::Wall(s.0))
             .collect();
         for i in 0..black.len().max(white.len()) {
-            steps.push(black.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+            steps.push(black.get(i).map_or(Step::Pass, |&m| Step::Placed(m)));
             if i < white.len() || i + 1 < black.len() {
-                steps.push(white.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+                steps.push(white.get(i).map_or(Step::Pass, |&m| Step::Placed(m)));
             }
         }
         let mut g = self.replay(&steps)?;
@@ -474,7 +551,11 @@ impl Engine {
     pub fn takeback(&mut self, m: Move) -> Result<(), EngineError> {
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
         Self::check_on_board(g, m)?;
-        let Some(i) = self.steps.iter().rposition(|&s| s == Step::Stone(m)) else {
+        let Some(i) = self
+            .steps
+            .iter()
+            .rposition(|&s| s == Step::Stone(m) || s == Step::Placed(m))
+        else {
             return Err(EngineError::NothingToTakeBack(m));
         };
         if i + 1 == self.steps.len() {
@@ -684,7 +765,7 @@ impl Engine {
     /// The first stone of the game, if one was played.
     fn first_stone(&self) -> Option<Move> {
         self.steps.iter().find_map(|s| match s {
-            Step::Stone(m) => Some(*m),
+            Step::Stone(m) | Step::Placed(m) => Some(*m),
             _ => None,
         })
     }
@@ -769,7 +850,7 @@ impl Engine {
                 Some(crate::game::mnk::think(c, &mut ctx))
             }
             _ => {
-                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)
+                crate::with_alphabeta!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)
             }
         }
     }
@@ -1321,6 +1402,55 @@ pub struct Trace {
     /// (move, ordering score, static evaluation after it for the side that played it).
     pub candidates: Vec<(Move, i32, i32)>,
     pub blocked: Vec<Move>,
+}
+
+#[cfg(test)]
+mod capture_tests {
+    use super::*;
+
+    #[test]
+    fn board_colour_counts_the_stones_captures_took_off() {
+        // Without captures: white exactly when the opponent has more stones.
+        assert_eq!(board_colour(3, 3, [0, 0]), Color::Black);
+        assert_eq!(board_colour(3, 4, [0, 0]), Color::White);
+        assert_eq!(board_colour(0, 0, [0, 0]), Color::Black);
+        // Black (to move) lost two pairs: fewer own stones, still black.
+        assert_eq!(board_colour(6, 10, [0, 2]), Color::Black);
+        // White (to move) took one pair: black put down one more than white did.
+        assert_eq!(board_colour(5, 4, [0, 1]), Color::White);
+    }
+
+    #[test]
+    fn captured_pairs_from_info_shape_the_position_and_bad_counts_are_reported() {
+        let mut e = Engine::new();
+        e.set_info("game", "pente");
+        e.start(19, 19).unwrap();
+        e.set_info("captures_white", "3");
+        assert_eq!(e.game().unwrap().captures(), Some([0, 3]));
+        // BOARD keeps the counts; stones flanked in the list are not captured.
+        let s = |x, y, st| (Move::new(x, y), st);
+        e.set_board(&[
+            s(1, 1, Stone::Opponent),
+            s(2, 1, Stone::Own),
+            s(3, 1, Stone::Own),
+            s(4, 1, Stone::Opponent),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.captures(), Some([0, 3]));
+        assert_eq!(g.stone_at(Move::new(2, 1)), g.stone_at(Move::new(3, 1)));
+        assert!(g.stone_at(Move::new(2, 1)).is_some());
+        // A count the game cannot hold: reported at the next command, position unchanged.
+        e.set_info("captures_black", "7");
+        assert!(matches!(
+            e.take_pending_error(),
+            Some(EngineError::BadPosition(_))
+        ));
+        assert_eq!(e.game().unwrap().captures(), Some([0, 3]));
+        // A new game starts with none.
+        e.start(19, 19).unwrap();
+        assert_eq!(e.game().unwrap().captures(), Some([0, 0]));
+    }
 }
 
 #[cfg(test)]

@@ -84,6 +84,12 @@ pub fn draw<G: Game>(g: &G, last: Option<Move>) -> String {
         }
         s.push('\n');
     }
+    if let Some([black, white]) = g.captures() {
+        s.push_str(&format!(
+            "captured pairs  X {black}   O {white}   ({} win)\n",
+            crate::game::gomoku::capture::PAIRS_TO_WIN
+        ));
+    }
     s
 }
 
@@ -336,6 +342,20 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(text.contains("illegal: 0,0: opening rule"), "{text}");
         assert_eq!(text.matches("engine plays").count(), 1, "{text}");
+    }
+
+    #[test]
+    fn capture_games_show_the_captured_pairs() {
+        use crate::game::gomoku::capture::{CaptureBoard, Pente};
+        let mut g = CaptureBoard::<Pente>::new(19, 19).unwrap();
+        // Black flanks white's pair 1,0 2,0 from 3,0.
+        for (x, y) in [(0, 0), (1, 0), (9, 9), (2, 0), (3, 0)] {
+            g.play(Move::new(x, y));
+        }
+        let text = draw(&g, g.last_move());
+        assert!(text.contains("captured pairs  X 1   O 0"), "{text}");
+        let plain = crate::game::gomoku::Board::<crate::game::gomoku::Freestyle>::new(15, 15);
+        assert!(!draw(&plain.unwrap(), None).contains("captured"));
     }
 
     #[test]

@@ -137,9 +137,9 @@ engines and pairing:
   --reuse                 keep engine processes between games (START again)
   --concurrency N         games in parallel (default 1)
 game:
-  --game gomoku|connect4|mnk   (default gomoku)
+  --game gomoku|connect4|mnk|pente|ninuki   (default gomoku)
   --rule 0|1|4|8|9        gomoku rule: freestyle, exactly five, renju, caro, caro exact-five
-  --size N | --width W --height H   board (default 15; connect4 7x6; mnk 3x3)
+  --size N | --width W --height H   board (default 15; pente, ninuki 19; connect4 7x6; mnk 3x3)
   --k N                   line length for mnk / connect4
   --draw-after N          draw once N stones are on the board
 openings:
@@ -486,7 +486,13 @@ fn resolve_setup(
         }
         "connect4" => (GameKind::Connect4 { k: k.unwrap_or(4) }, 7, 6),
         "mnk" => (GameKind::Mnk { k: k.unwrap_or(3) }, 3, 3),
-        g => return Err(CliError(format!("--game {g}: use gomoku, connect4 or mnk"))),
+        "pente" => (GameKind::Pente, 19, 19),
+        "ninuki" => (GameKind::Ninuki, 19, 19),
+        g => {
+            return Err(CliError(format!(
+                "--game {g}: use gomoku, connect4, mnk, pente or ninuki"
+            )))
+        }
     };
     let setup = GameSetup {
         kind,

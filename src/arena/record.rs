@@ -102,6 +102,9 @@ pub fn to_sgf(r: &GameRecord) -> String {
         comment.push_str("; swap2: ");
         comment.push_str(&r.swap.join("; "));
     }
+    if let Some([black, white]) = r.captures {
+        let _ = write!(comment, "; captured pairs: black {black}, white {white}");
+    }
     let _ = write!(s, "GC[{}]", sgf_text(&comment));
     let all = r
         .opening
@@ -153,6 +156,12 @@ pub struct JsonLine {
     pub opening_rule: OpeningRule,
     /// The swap2 exchange, one line a step.
     pub swap2: Vec<String>,
+    /// The game when it is not gomoku under `rule` (`pente`, `ninuki`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game: Option<String>,
+    /// Pairs captured by black and white at the end (games with captures).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub captures: Option<[u8; 2]>,
 }
 
 impl JsonLine {
@@ -178,6 +187,8 @@ impl JsonLine {
             ms: r.moves.iter().map(|t| t.ms).collect(),
             opening_rule: r.setup.opening_rule,
             swap2: r.swap.clone(),
+            game: r.setup.game_name(),
+            captures: r.captures,
         }
     }
 
@@ -286,6 +297,7 @@ mod tests {
                 "pbrain-a proposes 7,7 8,8 6,9 (5 ms)".into(),
                 "b]: SWAP".into(),
             ],
+            captures: None,
         }
     }
 
@@ -348,6 +360,24 @@ mod tests {
         assert!(JsonLine::of(&r)
             .to_text()
             .contains("\"detail\":\"a\\u0001\\nb\""));
+    }
+
+    #[test]
+    fn capture_games_record_the_game_and_the_captured_pairs() {
+        let mut r = sample();
+        r.setup.kind = GameKind::Ninuki;
+        r.captures = Some([2, 5]);
+        let j = JsonLine::of(&r).to_text();
+        assert!(
+            j.ends_with(",\"game\":\"ninuki\",\"captures\":[2,5]}"),
+            "{j}"
+        );
+        let back: JsonLine = serde_json::from_str(&j).unwrap();
+        assert_eq!(back.captures, Some([2, 5]));
+        assert_eq!(back.game.as_deref(), Some("ninuki"));
+        assert!(to_sgf(&r).contains("captured pairs: black 2, white 5"));
+        // Gomoku lines stay as they were.
+        assert!(!JsonLine::of(&sample()).to_text().contains("captures"));
     }
 
     #[test]

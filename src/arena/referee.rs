@@ -28,6 +28,10 @@ pub enum GameKind {
     Connect4 { k: u32 },
     /// k in a row on the board (`INFO game mnk`, `INFO k`).
     Mnk { k: u32 },
+    /// Gomoku with captures (`INFO game pente`).
+    Pente,
+    /// Pente with endgame capture and no double free-three (`INFO game ninuki`).
+    Ninuki,
 }
 
 /// The game and board every game of a match uses.
@@ -52,6 +56,8 @@ impl GameSetup {
             GameKind::Connect4 { k: 4 } => vec!["INFO game connect4".into()],
             GameKind::Connect4 { k } => vec!["INFO game connect4".into(), format!("INFO k {k}")],
             GameKind::Mnk { k } => vec!["INFO game mnk".into(), format!("INFO k {k}")],
+            GameKind::Pente => vec!["INFO game pente".into()],
+            GameKind::Ninuki => vec!["INFO game ninuki".into()],
         }
     }
 
@@ -61,6 +67,16 @@ impl GameSetup {
             format!("START {}", self.width)
         } else {
             format!("RECTSTART {},{}", self.width, self.height)
+        }
+    }
+
+    /// The name of a game with captures (`pente`, `ninuki`), which the rule number does not
+    /// tell; None for the others.
+    pub fn game_name(&self) -> Option<String> {
+        match self.kind {
+            GameKind::Pente => Some("pente".into()),
+            GameKind::Ninuki => Some("ninuki".into()),
+            _ => None,
         }
     }
 
@@ -230,6 +246,8 @@ pub struct GameRecord {
     /// The swap2 exchange, one entry per answer (empty when the opening was given). The
     /// stones it placed are in `opening`; a chooser's move is the first of `moves`.
     pub swap: Vec<String>,
+    /// Pairs captured by black and white at the end (games with captures only).
+    pub captures: Option<[u8; 2]>,
 }
 
 impl GameRecord {
@@ -327,8 +345,10 @@ pub fn play_game<G: Game>(
     }
     let mut board = referee;
     for (i, &m) in opening.iter().enumerate() {
+        // Placed, not played: the engines get the opening as a `BOARD`, which captures
+        // nothing either.
         board
-            .try_play(m)
+            .place(m)
             .map_err(|error| SetupError::Opening { index: i, error })?;
         if board.outcome().is_some() {
             return Err(SetupError::OpeningEndsGame);
@@ -375,6 +395,7 @@ pub fn play_game<G: Game>(
         termination,
         detail,
         swap: swap.to_vec(),
+        captures: None,
     };
 
     // Both engines are started before the first move, as GomocupJudge does, so START time
@@ -494,7 +515,8 @@ pub fn play_game<G: Game>(
         let side = board.side_to_move();
         let s = side.index();
         let seat = &mut seats[s];
-        let reply = request_move(seat, side, &history, &mut players[s], tc);
+        let request = position_request(&board, side, &history, players[s].synced);
+        let reply = request_move(seat, request, &mut players[s], tc);
         let (coord, ms) = match reply {
             Ok(r) => r,
             Err(f) => {
@@ -535,6 +557,10 @@ pub fn play_game<G: Game>(
             break end(Outcome::Draw, Termination::MoveLimit, String::new(), moves);
         }
     });
+    let record = GameRecord {
+        captures: board.captures(),
+        ..record
+    };
     for (seat, bad) in seats.iter_mut().zip(faulted) {
         if let Some(p) = seat.process.take() {
             if seat.reuse && !bad {
@@ -632,8 +658,7 @@ fn start_engine(seat: &mut Seat<'_>, setup: &GameSetup, tc: &TimeControl) -> Res
 /// Returns the raw coordinates and the milliseconds taken; charges the clock.
 fn request_move(
     seat: &mut Seat<'_>,
-    side: Color,
-    history: &[Move],
+    request: Vec<String>,
     player: &mut Player,
     tc: &TimeControl,
 ) -> Result<((i64, i64), u64), Failure> {
@@ -642,7 +667,7 @@ fn request_move(
     };
     let gone = |e: std::io::Error| Failure::new(Fault::Crash, format!("stdin closed: {e}"));
     let mut lines = vec![format!("INFO time_left {}", player.time_left)];
-    lines.extend(request_lines(side, history, player.synced));
+    lines.extend(request);
     for l in &lines {
         p.send(l).map_err(gone)?;
     }
@@ -675,6 +700,41 @@ fn request_move(
     }
 }
 
+/// The request for a move in `board`'s position: [`request_lines`], except that in games
+/// with captures a `BOARD` lists the stones that are on the board (captured ones are gone,
+/// so the moves played are not the position) and is preceded by the captured pairs as
+/// `INFO captures_black` / `INFO captures_white`, which the stones cannot tell.
+pub fn position_request<G: Game>(
+    board: &G,
+    side: Color,
+    history: &[Move],
+    synced: usize,
+) -> Vec<String> {
+    let lines = request_lines(side, history, synced);
+    let Some([black, white]) = board.captures() else {
+        return lines;
+    };
+    if lines.first().map(String::as_str) != Some("BOARD") {
+        return lines;
+    }
+    let mut v = vec![
+        format!("INFO captures_black {black}"),
+        format!("INFO captures_white {white}"),
+        "BOARD".to_string(),
+    ];
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let m = Move::new(x as u8, y as u8);
+            if let Some(c) = board.stone_at(m) {
+                let field = if c == side { 1 } else { 2 };
+                v.push(format!("{m},{field}"));
+            }
+        }
+    }
+    v.push("DONE".to_string());
+    v
+}
+
 /// The request for a move: `BEGIN` on an empty board, `BOARD` with every stone for an
 /// engine that has not seen the position, `TURN` with the opponent's last move otherwise.
 pub fn request_lines(side: Color, history: &[Move], synced: usize) -> Vec<String> {
@@ -703,6 +763,31 @@ pub fn request_lines(side: Color, history: &[Move], synced: usize) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn capture_games_get_the_stones_on_the_board_and_the_captured_pairs() {
+        use crate::game::gomoku::capture::{CaptureBoard, Pente};
+        let mut b = CaptureBoard::<Pente>::new(19, 19).unwrap();
+        // Black 3,0 captures white's 1,0 2,0.
+        let h = [(0, 0), (1, 0), (9, 9), (2, 0), (3, 0)].map(|(x, y)| Move::new(x, y));
+        for m in h {
+            b.play(m);
+        }
+        assert_eq!(
+            position_request(&b, Color::White, &h, 0),
+            vec![
+                "INFO captures_black 1",
+                "INFO captures_white 0",
+                "BOARD",
+                "0,0,2",
+                "3,0,2",
+                "9,9,2",
+                "DONE"
+            ]
+        );
+        // A synchronised engine just gets the move.
+        assert_eq!(position_request(&b, Color::White, &h, 4), vec!["TURN 3,0"]);
+    }
 
     #[test]
     fn requests_begin_board_and_turn() {

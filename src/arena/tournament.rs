@@ -676,6 +676,7 @@ mod tests {
             termination,
             detail: String::new(),
             swap: Vec::new(),
+            captures: None,
         };
         use crate::game::Color::Black;
         st.add(&mk(0, 1, Outcome::Win(Black), Termination::Line));

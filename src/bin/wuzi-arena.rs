@@ -12,7 +12,7 @@ use wuzi::arena::cli::{self, Command, RunOptions};
 use wuzi::arena::referee::GameKind as ArenaKind;
 use wuzi::arena::referee::GameSetup;
 use wuzi::arena::{app, balance, merge, status};
-use wuzi::game::{AnyGame, GameKind, GomokuRule};
+use wuzi::game::{AnyGame, CaptureRule, GameKind, GomokuRule};
 
 /// The crate's game kind for the arena's: the one place the two vocabularies meet.
 fn game_kind(kind: ArenaKind) -> GameKind {
@@ -20,6 +20,14 @@ fn game_kind(kind: ArenaKind) -> GameKind {
         ArenaKind::Gomoku { rule } => GameKind::Gomoku(GomokuRule::from_mask(rule as i64)),
         ArenaKind::Connect4 { k } => GameKind::Connect4 { k: k as usize },
         ArenaKind::Mnk { k } => GameKind::Mnk { k: k as usize },
+        ArenaKind::Pente => GameKind::Capture {
+            rule: CaptureRule::Pente,
+            aware: true,
+        },
+        ArenaKind::Ninuki => GameKind::Capture {
+            rule: CaptureRule::Ninuki,
+            aware: true,
+        },
     }
 }
 
