@@ -796,6 +796,8 @@ transcripts!(
     swap1,
     pondering,
     threats,
+    pente,
+    ninuki,
 );
 
 #[test]
