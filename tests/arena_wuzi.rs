@@ -78,12 +78,22 @@ fn shipped_balanced_openings_are_level_on_the_real_board() {
         ("balanced-standard-15.pos", GomokuRule::Standard, 15),
         ("balanced-renju-15.pos", GomokuRule::Renju, 15),
         ("balanced-caro-15.pos", GomokuRule::Caro, 15),
-    ] {
+    ]
+    .map(|(f, r, s)| (f, Kind::Gomoku(r), s))
+    .into_iter()
+    .chain([(
+        "balanced-pente-19.pos",
+        Kind::Capture {
+            rule: wuzi::game::CaptureRule::Pente,
+            aware: true,
+        },
+        19,
+    )]) {
         let text = std::fs::read_to_string(root.join("openings").join(file)).unwrap();
         let openings = wuzi::arena::opening::parse_file(&text, size, size).unwrap();
         assert_eq!(openings.len(), 100, "{file}");
         for o in &openings {
-            let mut g = AnyGame::new(Kind::Gomoku(rule), size, size).unwrap();
+            let mut g = AnyGame::new(rule, size, size).unwrap();
             for &m in o {
                 assert!(!g.is_forbidden(m), "{file}: {o:?}");
                 g.try_play(m).unwrap();
@@ -191,4 +201,68 @@ fn wuzi_negotiates_swap2_with_itself() {
         r.swap
     );
     assert!(!r.moves.is_empty());
+}
+
+/// Pente and ninuki through the arena: the referee judges captures, every game ends on the
+/// board without a fault, and the records carry the captured pairs, which must match a
+/// replay of the game on the crate's own capture board.
+#[test]
+fn wuzi_plays_the_capture_games_against_the_random_player() {
+    use wuzi::game::{CaptureRule, Game};
+    for (kind, rule) in [
+        (GameKind::Pente, CaptureRule::Pente),
+        (GameKind::Ninuki, CaptureRule::Ninuki),
+    ] {
+        let mut random = wuzi("random");
+        random.info = vec![
+            ("player".into(), "random".into()),
+            ("seed".into(), "5".into()),
+        ];
+        let cfg = TournamentConfig {
+            engines: vec![wuzi("wuzi"), random],
+            format: Format::RoundRobin,
+            setup: GameSetup {
+                kind,
+                width: 13,
+                height: 13,
+                draw_after: Some(120),
+                opening_rule: OpeningRule::Given,
+            },
+            time: TimeControl {
+                turn_ms: 200,
+                match_ms: 30_000,
+                tolerance_ms: 2_000,
+                start_ms: 5_000,
+                grace_ms: 500,
+                max_memory: 64 << 20,
+            },
+            openings: vec![vec![Move::new(6, 6), Move::new(7, 6), Move::new(5, 7)]],
+            rounds: 1,
+            max_games: None,
+            random_symmetry: false,
+            seed: 3,
+            concurrency: 1,
+            reuse: false,
+            sprt: None,
+            out_dir: None,
+        };
+        let kind = Kind::Capture { rule, aware: true };
+        let empty = AnyGame::new(kind, 13, 13).unwrap();
+        let mut records = Vec::new();
+        let st = run(&cfg, &|| empty.clone(), |r, _| records.push(r.clone())).unwrap();
+        assert_eq!(st.games, 2);
+        assert!(st.faults.iter().all(|f| f.is_empty()), "{}", st.table());
+        for r in &records {
+            assert_eq!(r.termination, Termination::Line, "{}", r.detail);
+            let mut g = empty.clone();
+            for &m in &r.opening {
+                g.place(m).unwrap();
+            }
+            for t in &r.moves {
+                g.try_play(t.mv).unwrap();
+            }
+            assert_eq!(r.captures, g.captures());
+            assert_eq!(Some(r.outcome), g.outcome());
+        }
+    }
 }
