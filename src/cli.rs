@@ -185,6 +185,9 @@ pub struct TuneArgs {
     /// Pull towards the build's weights (L2)
     #[arg(long, value_name = "L", default_value_t = 1e-7)]
     pub l2: f64,
+    /// Fit the move-ordering weights to the moves played instead of the evaluation
+    #[arg(long)]
+    pub order: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -198,6 +201,7 @@ impl TuneArgs {
             out: self.out.clone(),
             positions: self.positions.clone(),
             epochs: self.epochs,
+            order: self.order,
             rate: self.rate,
             l2: self.l2,
         }
