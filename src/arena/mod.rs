@@ -19,6 +19,7 @@ pub mod cli;
 pub mod engine;
 pub mod grid;
 pub mod journal;
+pub mod judge;
 pub mod manifest;
 pub mod merge;
 pub mod opening;
