@@ -5,6 +5,7 @@
 //! protocol-agnostic facade, `search` chooses moves, `game` holds the rule modes.
 
 pub mod arena;
+pub mod base;
 pub mod bench;
 pub mod cli;
 pub mod engine;

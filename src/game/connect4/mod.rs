@@ -10,16 +10,13 @@
 //! cannot be solved inside the limits.
 
 pub mod bits;
-pub mod heuristic;
-pub mod players;
 pub mod position;
-pub mod solve_cli;
-pub mod solver;
 
-pub use solve_cli::{bench_sets, solve_cli, SetStats, SolveOptions};
+pub use crate::search::connect4::{bench_sets, heuristic, players, solve_cli, solver};
+pub use crate::search::connect4::{SetStats, SolveOptions};
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
-use crate::search::score::{mate_in, DRAW, WIN};
+use crate::base::score::{mate_in, DRAW, WIN};
 use crate::search::{Iteration, SearchResult, ThinkContext};
 use bits::{Bits, Wide};
 use heuristic::{BeamSearch, Windows};
@@ -884,7 +881,7 @@ mod tests {
         let r = think_with_options(&g, Limits::depth(4), &[]);
         // Column 3 (0-based) wins at once; column 0 would merely block.
         assert_eq!(r.best, Move::new(3, 2));
-        assert_eq!(r.score, crate::search::score::mate_in(1));
+        assert_eq!(r.score, crate::base::score::mate_in(1));
     }
 
     #[test]

@@ -136,7 +136,7 @@ mod tests {
     use super::*;
     use crate::game::gomoku::{Freestyle, Renju, Standard};
     use crate::game::Color;
-    use crate::search::score;
+    use crate::base::score;
 
     /// Over pseudo-random games, the features times the build's weights give exactly the
     /// static evaluation wherever it is not a decisive term or clamped.

@@ -666,8 +666,8 @@ impl Game for Mnk {
         let raw = self.eval[ci] - self.eval[1 - ci];
         // A small bonus for having the move: the side to move completes lines first.
         (raw + 10).clamp(
-            -crate::search::score::WIN_MIN + 1,
-            crate::search::score::WIN_MIN - 1,
+            -crate::base::score::WIN_MIN + 1,
+            crate::base::score::WIN_MIN - 1,
         )
     }
 }

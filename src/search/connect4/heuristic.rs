@@ -11,9 +11,9 @@
 //! that is larger on the rows where zugzwang favours its owner (odd rows from the bottom for
 //! the first player, even rows for the second).
 
-use super::bits::Bits;
-use super::position::{Geometry, Position};
-use crate::search::score::{mate_in, mated_in, WIN_MIN};
+use crate::game::connect4::bits::Bits;
+use crate::game::connect4::position::{Geometry, Position};
+use crate::base::score::{mate_in, mated_in, WIN_MIN};
 
 /// Alignment weight: a window's value is `ALIGN_UNIT · s² / (k − s + 1)`.
 const ALIGN_UNIT: i32 = 16;
@@ -260,8 +260,8 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
                 moves.insert(0, m);
             }
         }
-        let mut alpha = -crate::search::score::INFINITE;
-        let beta = crate::search::score::INFINITE;
+        let mut alpha = -crate::base::score::INFINITE;
+        let beta = crate::base::score::INFINITE;
         let mut best = None;
         for (mv, _) in moves {
             let mut child = *p;
@@ -302,7 +302,7 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
         }
         let moves = self.ordered(p, nl);
         let keep = ((moves.len() as u32 * self.beam_percent).div_ceil(100) as usize).max(1);
-        let mut best = -crate::search::score::INFINITE;
+        let mut best = -crate::base::score::INFINITE;
         for &(mv, _) in moves.iter().take(keep) {
             let mut child = *p;
             child.play(mv);
@@ -326,7 +326,7 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::position::parse_sequence;
+    use crate::game::connect4::position::parse_sequence;
     use super::*;
 
     #[test]
