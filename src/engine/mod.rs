@@ -661,7 +661,7 @@ impl Engine {
                     report,
                     options: &self.settings.raw,
                 };
-                Some(crate::game::connect4::think(c, &mut ctx))
+                Some(crate::search::connect4::think(c, &mut ctx))
             }
             AnyGame::Mnk(c) => {
                 let mut ctx = ThinkContext {

@@ -10,8 +10,8 @@ pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
 
-pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
 pub use crate::base::{stone_char, Color, Move};
+pub use any::{AnyGame, GameKind, GomokuRule, NewGameError};
 
 use std::fmt;
 

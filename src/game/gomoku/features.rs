@@ -134,9 +134,9 @@ impl<R: Rule> Board<R> {
 mod tests {
     use super::super::testing::random_walk;
     use super::*;
+    use crate::base::score;
     use crate::game::gomoku::{Freestyle, Renju, Standard};
     use crate::game::Color;
-    use crate::base::score;
 
     /// Over pseudo-random games, the features times the build's weights give exactly the
     /// static evaluation wherever it is not a decisive term or clamped.

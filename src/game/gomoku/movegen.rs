@@ -22,8 +22,8 @@ use super::params;
 use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
 use super::weights;
-use crate::game::{Color, Game, Move, ScoredMove};
 use crate::base::score;
+use crate::game::{Color, Game, Move, ScoredMove};
 
 /// A threat the side to move has by having the move (see `Board::tempo_threat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

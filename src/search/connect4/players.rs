@@ -250,8 +250,8 @@ pub fn uct<B: Bits>(
 
 #[cfg(test)]
 mod tests {
-    use crate::game::connect4::position::parse_sequence;
     use super::*;
+    use crate::game::connect4::position::parse_sequence;
 
     fn g7() -> Geometry<u64> {
         Geometry::new(7, 6, 4).unwrap()

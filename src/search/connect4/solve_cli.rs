@@ -10,9 +10,9 @@
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
+use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
 use crate::game::connect4::position::{parse_sequence, Geometry};
-use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
 use anyhow::Context;
 use std::io::{BufRead, Write};

@@ -587,8 +587,8 @@ pub fn to_engine_score(score: i32, cells: usize, moves: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use crate::game::connect4::position::parse_sequence;
     use super::*;
+    use crate::game::connect4::position::parse_sequence;
 
     fn solve7(seq: &str) -> (i32, u64) {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
