@@ -15,7 +15,7 @@ use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
 use crate::search::alphabeta::Params;
 use crate::search::connect4;
-use crate::game::mnk;
+use crate::search::mnk;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};

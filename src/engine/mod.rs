@@ -670,7 +670,7 @@ impl Engine {
                     report,
                     options: &self.settings.raw,
                 };
-                Some(crate::game::mnk::think(c, &mut ctx))
+                Some(crate::search::mnk::think(c, &mut ctx))
             }
             _ => {
                 crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)

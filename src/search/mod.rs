@@ -8,6 +8,7 @@
 
 pub mod alphabeta;
 pub mod connect4;
+pub mod mnk;
 pub mod threats;
 pub mod time;
 pub mod tt;

@@ -20,9 +20,9 @@
 //! deepening with the window evaluation at the leaves.
 
 use super::tt::{Bound, Tt, BUCKET_BYTES};
-use super::{Mnk, ALL_CELLS_MAX};
-use crate::game::{Game, Move, Outcome};
 use crate::base::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
+use crate::game::mnk::{Mnk, ALL_CELLS_MAX};
+use crate::game::{Game, Move, Outcome};
 use crate::search::{Iteration, SearchResult, Stop, ThinkContext};
 use std::fmt;
 use std::time::{Duration, Instant};
