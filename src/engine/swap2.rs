@@ -51,7 +51,7 @@ impl Engine {
     /// opening placed so far in move order (black, white, black, …). The engine's own board
     /// is left alone: after the opening phase the manager sends the agreed position.
     ///
-    /// Every sub-search shares the move's one hard deadline ([`SwapPlan`]); when time runs
+    /// Every sub-search shares the move's one hard deadline (`SwapPlan`); when time runs
     /// out the answer is built from the searches that finished, and from the static
     /// evaluation only when none did.
     pub fn swap2(

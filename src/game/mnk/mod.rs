@@ -11,7 +11,7 @@
 //! how full they are). The same windows give the move-ordering score of a cell. Zobrist keys
 //! are kept under every symmetry of the board (8 for a square, 4 for a rectangle) so that the
 //! solver's transposition table folds symmetric positions together. Immutable tables live in
-//! one shared [`Geometry`] so that cloning a position for a search is cheap.
+//! one shared `Geometry` so that cloning a position for a search is cheap.
 
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;

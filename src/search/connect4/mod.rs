@@ -1,7 +1,7 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
 //! [`solver`], the [`heuristic`] beam search for positions it cannot finish in time, the
 //! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
-//! driver ([`solve_cli`]).
+//! driver ([`solve_cli`](mod@solve_cli)).
 
 pub mod heuristic;
 pub mod players;
