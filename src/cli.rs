@@ -10,12 +10,12 @@
 //! `INFO` line would be.
 
 use crate::engine::Engine;
-use crate::game::connect4;
-use crate::game::mnk;
 use crate::game::{GameKind, GomokuRule};
 use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
 use crate::search::alphabeta::Params;
+use crate::search::connect4;
+use crate::search::mnk;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};

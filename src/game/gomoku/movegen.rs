@@ -23,8 +23,8 @@ use super::params;
 use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
 use super::weights;
+use crate::base::score;
 use crate::game::{Color, Game, Move, ScoredMove};
-use crate::search::score;
 
 /// A threat the side to move has by having the move (see `Board::tempo_threat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

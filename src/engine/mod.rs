@@ -1,0 +1,819 @@
+//! The engine facade: everything the protocol can ask of the engine, in protocol-agnostic
+//! terms (start a game, impose a position, take a move back, think), and nothing about how
+//! commands are spelled or printed.
+//!
+//! The engine keeps the list of stones as they were put on the board, so that any stone can
+//! be taken back (the position is replayed without it) and a failed `BOARD` leaves the
+//! previous position untouched: every change is tried on a copy and committed only whole.
+//! Big allocations (the transposition table, the thread pool) happen lazily at the first
+//! search, never in `start`, so `START` answers at once whatever `max_memory` says.
+//!
+//! This file holds the position and the move loop; `settings.rs` the `INFO` settings and
+//! the table's size, `swap2.rs` the opening decisions, `analysis.rs` the n-best, defence
+//! and trace requests.
+
+use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
+use crate::opening::{self, OpeningRule, OpeningViolation};
+use crate::rng::Rng;
+use crate::search::alphabeta::{self, Params};
+use crate::search::time::UNLIMITED_MS;
+use crate::search::tt::TranspositionTable;
+use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
+use std::fmt;
+use std::sync::Arc;
+use std::time::Instant;
+
+mod analysis;
+mod settings;
+mod swap2;
+
+pub use analysis::{ThreatVerdict, Threats, Trace, DEFEND_MAX_LINES};
+pub use settings::{
+    Settings, BASE_MEMORY, DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MEMORY_SHARE_PERMILLE,
+    MIN_TT_BYTES,
+};
+pub use swap2::SwapAnswer;
+
+/// What a stone in a `BOARD` list is, from the engine's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stone {
+    Own,
+    Opponent,
+    /// Field 3: a cell blocked for both players.
+    Wall,
+}
+
+/// Why the engine refused a request. The state is unchanged whenever one is returned.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EngineError {
+    NoGame,
+    BadSize(String),
+    Move(Move, MoveError),
+    /// `TAKEBACK` of a cell that holds no stone.
+    NothingToTakeBack(Move),
+    GameOver,
+    /// Stone counts that the mode cannot set up (e.g. unequal counts in Connect Four).
+    BadPosition(String),
+    /// An `INFO` limit that cannot be honoured, reported at the next command.
+    Limit(String),
+    NoMove,
+    /// A move that breaks the opening rule (`INFO opening_rule`).
+    Opening(Move, OpeningViolation),
+    /// A swap opening request that cannot be answered (bad stone count, not gomoku, …).
+    Swap(String),
+}
+
+impl fmt::Display for EngineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EngineError::NoGame => write!(f, "no game: send START first"),
+            EngineError::BadSize(s) => write!(f, "unsupported size: {s}"),
+            EngineError::Move(m, e) => write!(f, "{m}: {e}"),
+            EngineError::NothingToTakeBack(m) => write!(f, "{m}: no stone to take back"),
+            EngineError::GameOver => write!(f, "the game is already over"),
+            EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
+            EngineError::Limit(s) => write!(f, "{s}"),
+            EngineError::NoMove => write!(
+                f,
+                "no legal move: every empty cell is forbidden for black (renju)"
+            ),
+            EngineError::Opening(m, v) => write!(f, "{m}: opening rule: {v}"),
+            EngineError::Swap(s) => write!(f, "swap opening: {s}"),
+        }
+    }
+}
+
+impl std::error::Error for EngineError {}
+
+/// One entry of the record of how the current position was reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Wall(Move),
+    Stone(Move),
+    Pass,
+}
+
+/// The engine: the current game, its history, settings and search resources.
+pub struct Engine {
+    pub settings: Settings,
+    game: Option<AnyGame>,
+    /// The kind `game` was created as (settings may have changed since).
+    kind: GameKind,
+    steps: Vec<Step>,
+    /// Shared with Lazy SMP helpers, which may outlive a search by a few microseconds.
+    tt: Arc<TranspositionTable>,
+    /// The `tt_bytes()` the table was last sized for (the table rounds it down).
+    tt_sized_for: u64,
+    pool: Option<(usize, rayon::ThreadPool)>,
+    /// A limit error waiting to be reported at the next non-INFO command.
+    pending_error: Option<EngineError>,
+    /// Moves the engine must not play at the root (`YXBLOCK`).
+    pub blocked: Vec<Move>,
+    pub params: Params,
+    /// The random mover's generator, seeded at its first use.
+    rng: Option<Rng>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new()
+    }
+}
+
+fn parse_i64(v: &str) -> Option<i64> {
+    v.trim().parse::<i64>().ok()
+}
+
+impl Engine {
+    pub fn new() -> Engine {
+        Engine {
+            settings: Settings::default(),
+            game: None,
+            kind: GameKind::default(),
+            steps: Vec::new(),
+            tt: Arc::new(TranspositionTable::new()),
+            tt_sized_for: 0,
+            pool: None,
+            pending_error: None,
+            blocked: Vec::new(),
+            params: Params::default(),
+            rng: None,
+        }
+    }
+
+    /// The kind of the current game.
+    pub fn kind(&self) -> GameKind {
+        self.kind
+    }
+
+    /// The current position, if a game was started.
+    pub fn game(&self) -> Option<&AnyGame> {
+        self.game.as_ref()
+    }
+
+    /// Takes the error an earlier `INFO` left for the next command, if any.
+    pub fn take_pending_error(&mut self) -> Option<EngineError> {
+        self.pending_error.take()
+    }
+
+    /// Starts a new game on an empty `width` × `height` board of the current kind.
+    pub fn start(&mut self, width: usize, height: usize) -> Result<(), EngineError> {
+        let kind = self.settings.kind();
+        let g = AnyGame::new(kind, width, height).map_err(|e| EngineError::BadSize(e.0))?;
+        self.game = Some(g);
+        self.kind = kind;
+        self.steps.clear();
+        self.blocked.clear();
+        self.table().clear();
+        Ok(())
+    }
+
+    /// A new game with the same size (and the kind the settings now select).
+    pub fn restart(&mut self) -> Result<(), EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let (w, h) = (g.width(), g.height());
+        self.start(w, h)
+    }
+
+    /// Applies one `INFO key value`. Never fails: unusable values are ignored, and a limit
+    /// that cannot be honoured is kept to be reported at the next command.
+    pub fn set_info(&mut self, key: &str, value: &str) {
+        let key = key.trim().to_ascii_lowercase();
+        let value = value.trim();
+        let s = &mut self.settings;
+        match key.as_str() {
+            "timeout_turn" => s.clock.turn = parse_i64(value).map(|v| v.max(0)),
+            "timeout_match" => s.clock.matches = parse_i64(value),
+            "time_left" => s.clock.left = parse_i64(value),
+            "max_memory" => {
+                if let Some(v) = parse_i64(value) {
+                    s.max_memory = if v <= 0 || v == UNLIMITED_MS {
+                        0
+                    } else {
+                        v as u64
+                    };
+                    // A later, workable limit withdraws the complaint about an earlier one.
+                    self.pending_error = s.tt_bytes().err();
+                }
+            }
+            "rule" => {
+                if let Some(v) = parse_i64(value) {
+                    s.rule = GomokuRule::from_mask(v);
+                }
+            }
+            "game" => s.game = Some(value.to_ascii_lowercase()),
+            "k" => {
+                s.k = value
+                    .parse()
+                    .ok()
+                    .filter(|&k: &usize| (1..=32).contains(&k))
+            }
+            "hash_size" => s.hash_kib = value.parse().ok().filter(|&v: &u64| v > 0),
+            "thread_num" => {
+                s.threads = value
+                    .parse()
+                    .ok()
+                    .filter(|&t: &usize| t > 0)
+                    .map(|t| t.min(MAX_THREADS))
+            }
+            "max_depth" => s.max_depth = value.parse().ok().filter(|&d: &u32| d > 0),
+            "max_node" => s.max_nodes = value.parse().ok().filter(|&n: &u64| n > 0),
+            "opening_rule" => {
+                if let Some(r) = OpeningRule::parse(value) {
+                    s.opening = r;
+                }
+            }
+            _ => {}
+        }
+        let kind_key = matches!(key.as_str(), "rule" | "game" | "k");
+        self.settings.raw.insert(key, value.to_string());
+        if kind_key {
+            self.adopt_kind();
+        }
+    }
+
+    /// Switches the current game to the kind the settings now select: managers send
+    /// `INFO rule` after `START`, so the rule applies to the game already started. The stones
+    /// are replayed on a board of the new kind; if they do not fit it, that board starts
+    /// empty; if even the size does not fit, the old game stays and the next command gets
+    /// an `ERROR`.
+    fn adopt_kind(&mut self) {
+        let kind = self.settings.kind();
+        let Some(g) = self.game.as_ref() else {
+            return;
+        };
+        if kind == self.kind {
+            return;
+        }
+        let (w, h) = (g.width(), g.height());
+        let old = std::mem::replace(&mut self.kind, kind);
+        match self.replay(&self.steps) {
+            Ok(ng) => self.game = Some(ng),
+            Err(_) => match AnyGame::new(kind, w, h) {
+                Ok(ng) => {
+                    self.game = Some(ng);
+                    self.steps.clear();
+                }
+                Err(e) => {
+                    self.kind = old;
+                    self.pending_error = Some(EngineError::BadSize(format!(
+                        "{} cannot be played on this board: {e}",
+                        kind.describe()
+                    )));
+                }
+            },
+        }
+    }
+
+    fn game_mut(&mut self) -> Result<&mut AnyGame, EngineError> {
+        self.game.as_mut().ok_or(EngineError::NoGame)
+    }
+
+    fn check_on_board(g: &AnyGame, m: Move) -> Result<(), EngineError> {
+        if (m.x as usize) < g.width() && (m.y as usize) < g.height() {
+            Ok(())
+        } else {
+            Err(EngineError::Move(m, MoveError::OffBoard))
+        }
+    }
+
+    /// The opponent played `m` (`TURN`). Under the Pro rules the opponent's first or third
+    /// move is checked against them.
+    pub fn opponent_move(&mut self, m: Move) -> Result<(), EngineError> {
+        let rule = self.settings.opening;
+        let first = self.first_stone();
+        let gomoku = matches!(self.kind, GameKind::Gomoku(_));
+        let g = self.game_mut()?;
+        Self::check_on_board(g, m)?;
+        if gomoku {
+            opening::check_move(rule, g.width(), g.height(), g.ply(), first, m)
+                .map_err(|v| EngineError::Opening(m, v))?;
+        }
+        g.try_play(m).map_err(|e| EngineError::Move(m, e))?;
+        self.steps.push(Step::Stone(m));
+        Ok(())
+    }
+
+    /// Plays `m` as the engine's own move (`PLAY`, the manager's answer to a suggestion).
+    pub fn play_own(&mut self, m: Move) -> Result<(), EngineError> {
+        self.opponent_move(m)
+    }
+
+    /// Replays `steps` on a fresh board of the current game's size and kind.
+    fn replay(&self, steps: &[Step]) -> Result<AnyGame, EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        let mut ng = AnyGame::new(self.kind, g.width(), g.height())
+            .map_err(|e| EngineError::BadSize(e.0))?;
+        for &s in steps {
+            match s {
+                Step::Wall(m) => ng.place_wall(m).map_err(|e| EngineError::Move(m, e))?,
+                Step::Stone(m) => {
+                    Self::check_on_board(&ng, m)?;
+                    ng.try_play(m).map_err(|e| EngineError::Move(m, e))?
+                }
+                Step::Pass => {
+                    if !ng.pass() {
+                        return Err(EngineError::BadPosition(
+                            "stone counts need a pass, which this game does not have".into(),
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(ng)
+    }
+
+    /// Clears the board and sets `stones` (`BOARD`/`YXBOARD`), with the engine to move.
+    /// Stones of each colour keep their listed order; colours alternate from black, with a
+    /// pass where one colour has run out, so any stone counts can be set up where the mode
+    /// allows passes. The engine is white when the opponent has more stones, black otherwise.
+    pub fn set_board(&mut self, stones: &[(Move, Stone)]) -> Result<(), EngineError> {
+        let own: Vec<Move> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Own)
+            .map(|s| s.0)
+            .collect();
+        let opp: Vec<Move> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Opponent)
+            .map(|s| s.0)
+            .collect();
+        let me = if opp.len() > own.len() {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let (black, white) = if me == Color::Black {
+            (own, opp)
+        } else {
+            (opp, own)
+        };
+        let mut steps: Vec<Step> = stones
+            .iter()
+            .filter(|s| s.1 == Stone::Wall)
+            .map(|s| Step::Wall(s.0))
+            .collect();
+        for i in 0..black.len().max(white.len()) {
+            steps.push(black.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+            if i < white.len() || i + 1 < black.len() {
+                steps.push(white.get(i).map_or(Step::Pass, |&m| Step::Stone(m)));
+            }
+        }
+        let mut g = self.replay(&steps)?;
+        if g.side_to_move() != me {
+            if !g.pass() {
+                return Err(EngineError::BadPosition(
+                    "stone counts need a pass, which this game does not have".into(),
+                ));
+            }
+            steps.push(Step::Pass);
+        }
+        self.game = Some(g);
+        self.steps = steps;
+        Ok(())
+    }
+
+    /// Removes the stone on `m` (`TAKEBACK`). The last move is undone directly; an older
+    /// stone is removed by replaying the game without it.
+    pub fn takeback(&mut self, m: Move) -> Result<(), EngineError> {
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        Self::check_on_board(g, m)?;
+        let Some(i) = self.steps.iter().rposition(|&s| s == Step::Stone(m)) else {
+            return Err(EngineError::NothingToTakeBack(m));
+        };
+        if i + 1 == self.steps.len() {
+            self.game_mut()?.undo();
+            self.steps.pop();
+            // A pass that only set up the side to move goes with the stone it preceded.
+            return Ok(());
+        }
+        let mut steps = self.steps.clone();
+        steps.remove(i);
+        // Keep colours alternating: the removed stone's turn becomes a pass.
+        steps.insert(i, Step::Pass);
+        let g = self.replay(&steps)?;
+        self.game = Some(g);
+        self.steps = steps;
+        Ok(())
+    }
+
+    /// The table for writing: a helper of the last search may still hold it for a moment,
+    /// in which case a fresh table of the same size takes its place (it is about to be
+    /// cleared or resized anyway).
+    fn table(&mut self) -> &mut TranspositionTable {
+        if Arc::get_mut(&mut self.tt).is_none() {
+            let mut fresh = TranspositionTable::new();
+            fresh.resize(self.tt.bytes());
+            self.tt = Arc::new(fresh);
+        }
+        Arc::get_mut(&mut self.tt).expect("a fresh table has one owner")
+    }
+
+    fn ensure_resources(&mut self, threads: usize) -> Result<(), EngineError> {
+        let bytes = self.settings.tt_bytes()?;
+        if self.tt.bytes() as u64 != bytes {
+            self.table().resize(bytes as usize);
+        }
+        self.tt_sized_for = bytes;
+        if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
+            self.pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads - 1)
+                .thread_name(|i| format!("wuzi-search-{i}"))
+                .build()
+                .ok()
+                .map(|p| (threads, p));
+        }
+        Ok(())
+    }
+
+    /// Clears the transposition table (`YXHASHCLEAR`).
+    pub fn clear_hash(&mut self) {
+        self.table().clear();
+    }
+
+    /// Transposition-table fill, per mille.
+    pub fn hashfull(&self) -> usize {
+        self.tt.hashfull()
+    }
+
+    /// The search limits for a move whose request was read at `received`.
+    pub fn limits(&self, received: Instant) -> Limits {
+        let budget = self.settings.clock.budget();
+        let threads = self.settings.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        });
+        Limits {
+            start: Some(received),
+            optimum: Some(received + budget.optimum),
+            maximum: Some(received + budget.maximum),
+            max_depth: self.settings.max_depth,
+            max_nodes: self.settings.max_nodes,
+            threads,
+            exclude: Vec::new(),
+        }
+    }
+
+    /// Whether `INFO pondering 1` asks the engine to think on the opponent's time.
+    pub fn pondering(&self) -> bool {
+        self.settings
+            .raw
+            .get("pondering")
+            .is_some_and(|v| v.trim().parse::<i64>().is_ok_and(|n| n != 0))
+    }
+
+    /// Thinks on the opponent's time (`INFO pondering 1`): searches the current position,
+    /// opponent to move, with no deadline of its own (only the `max_depth` / `max_node`
+    /// caps and `stop`), so that the transposition table is warm when the opponent's move
+    /// arrives. Nothing is played and nothing is reported; the position is left exactly as
+    /// it was. Only gomoku pondering is useful: the other modes' movers keep no table
+    /// between moves. Returns the search's result, or `None` when there is nothing to
+    /// ponder (no game, game over, another mode, the random mover, a pending error).
+    pub fn ponder(&mut self, stop: &Stop) -> Option<SearchResult> {
+        if self.pending_error.is_some() || !matches!(self.kind, GameKind::Gomoku(_)) {
+            return None;
+        }
+        if self
+            .settings
+            .raw
+            .get("player")
+            .is_some_and(|p| p == "random")
+        {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        if g.outcome().is_some() {
+            return None;
+        }
+        // A table resize cannot be interrupted and would delay the line that stops the
+        // ponder: leave it to the next real search.
+        if self.settings.tt_bytes().ok()? != self.tt_sized_for {
+            return None;
+        }
+        let limits = Limits {
+            optimum: None,
+            maximum: None,
+            ..self.limits(Instant::now())
+        };
+        self.ensure_resources(limits.threads).ok()?;
+        let g = self.game.as_ref()?;
+        let mut sink = |_: &Iteration| {};
+        self.search_game(g, &limits, stop, &mut sink)
+    }
+
+    /// The random mover (`INFO player random`, any game): a uniformly chosen legal move,
+    /// never a renju-forbidden one while another exists. A baseline opponent for the arena
+    /// and for stress runs; `INFO seed N` makes it repeatable.
+    fn play_random(&mut self) -> Result<SearchResult, EngineError> {
+        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        let all = g.legal_moves();
+        let allowed: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&m| !g.is_forbidden(m))
+            .collect();
+        let pool = if allowed.is_empty() { &all } else { &allowed };
+        if pool.is_empty() {
+            return Err(EngineError::NoMove);
+        }
+        let rng = self.rng.get_or_insert_with(|| {
+            match self.settings.raw.get("seed").and_then(|s| s.parse().ok()) {
+                Some(seed) => Rng::new(seed),
+                None => Rng::from_clock(),
+            }
+        });
+        let m = pool[rng.below(pool.len())];
+        g.play(m);
+        self.steps.push(Step::Stone(m));
+        Ok(SearchResult {
+            best: m,
+            score: 0,
+            depth: 0,
+            nodes: 0,
+            pv: vec![m],
+        })
+    }
+
+    /// Chooses a move within `limits`, plays it on the engine's board and returns it.
+    /// Blocked root moves (`YXBLOCK`) are never chosen, and under the Pro rules the engine's
+    /// first and third moves follow them.
+    pub fn think(
+        &mut self,
+        limits: Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Result<SearchResult, EngineError> {
+        if let Some(e) = self.pending_error.take() {
+            return Err(e);
+        }
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        if g.outcome().is_some() {
+            return Err(EngineError::GameOver);
+        }
+        if self
+            .settings
+            .raw
+            .get("player")
+            .is_some_and(|p| p == "random")
+        {
+            return self.play_random();
+        }
+        let r = match self.opening_move() {
+            Some(m) => SearchResult {
+                best: m,
+                score: 0,
+                depth: 0,
+                nodes: 0,
+                pv: vec![m],
+            },
+            None => {
+                let mut limits = limits;
+                limits.exclude.extend(self.blocked.iter().copied());
+                self.search_current(&limits, stop, report)?
+            }
+        };
+        self.commit_own(r.best)?;
+        Ok(r)
+    }
+
+    /// Plays the engine's chosen move on its board.
+    fn commit_own(&mut self, m: Move) -> Result<(), EngineError> {
+        let g = self.game.as_mut().ok_or(EngineError::NoGame)?;
+        g.try_play(m).map_err(|e| EngineError::Move(m, e))?;
+        self.steps.push(Step::Stone(m));
+        Ok(())
+    }
+
+    /// The first stone of the game, if one was played.
+    fn first_stone(&self) -> Option<Move> {
+        self.steps.iter().find_map(|s| match s {
+            Step::Stone(m) => Some(*m),
+            _ => None,
+        })
+    }
+
+    /// The engine's move where a Pro rule decides it: the centre as the first stone, and as
+    /// the third move the ring cell (at the rule's distance) that the static evaluation likes
+    /// best, since the search's own candidates all lie near the stones.
+    fn opening_move(&self) -> Option<Move> {
+        let min = self.settings.opening.third_move_distance()?;
+        if !matches!(self.kind, GameKind::Gomoku(_)) {
+            return None;
+        }
+        let g = self.game.as_ref()?;
+        let allowed =
+            |m: Move| g.check_move(m).is_ok() && !g.is_forbidden(m) && !self.blocked.contains(&m);
+        match g.ply() {
+            0 => {
+                let c = opening::centre(g.width(), g.height());
+                allowed(c).then_some(c)
+            }
+            2 => {
+                let first = self.first_stone()?;
+                let cells = opening::third_move_cells(g.width(), g.height(), first, min, allowed);
+                let mut scratch = g.clone();
+                cells.into_iter().max_by_key(|&m| {
+                    scratch.play(m);
+                    let v = -scratch.evaluate();
+                    scratch.undo();
+                    // Ties go to the first cell found: max_by_key keeps the last, so
+                    // break them by preferring nearer, row-major cells.
+                    (
+                        v,
+                        std::cmp::Reverse((opening::distance(first, m), m.y, m.x)),
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+
+    /// Searches the current position without playing; errors when there is no move.
+    fn search_current(
+        &mut self,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Result<SearchResult, EngineError> {
+        self.ensure_resources(limits.threads)?;
+        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
+        self.search_game(g, limits, stop, report)
+            .ok_or(EngineError::NoMove)
+    }
+
+    /// Searches `g` (the current game or a scratch position of the same size) with the
+    /// engine's table, pool and parameters. Connect Four and m,n,k use their own movers,
+    /// which do not know about excluded moves.
+    fn search_game(
+        &self,
+        g: &AnyGame,
+        limits: &Limits,
+        stop: &Stop,
+        report: &mut dyn FnMut(&Iteration),
+    ) -> Option<SearchResult> {
+        let pool = self.pool.as_ref().map(|(_, p)| p);
+        match g {
+            AnyGame::Connect4(c) => {
+                let mut ctx = ThinkContext {
+                    limits: limits.clone(),
+                    stop: stop.clone(),
+                    report,
+                    options: &self.settings.raw,
+                };
+                Some(crate::search::connect4::think(c, &mut ctx))
+            }
+            AnyGame::Mnk(c) => {
+                let mut ctx = ThinkContext {
+                    limits: limits.clone(),
+                    stop: stop.clone(),
+                    report,
+                    options: &self.settings.raw,
+                };
+                Some(crate::search::mnk::think(c, &mut ctx))
+            }
+            _ => {
+                crate::with_gomoku!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)
+            }
+        }
+    }
+
+    /// Adds moves the engine must not play at the root (`YXBLOCK`).
+    pub fn block(&mut self, moves: &[Move]) {
+        for &m in moves {
+            if !self.blocked.contains(&m) {
+                self.blocked.push(m);
+            }
+        }
+    }
+
+    /// Allows blocked moves again (`YXBLOCKUNDO`).
+    pub fn unblock(&mut self, moves: &[Move]) {
+        self.blocked.retain(|m| !moves.contains(m));
+    }
+
+    /// Clears the blocked list (`YXBLOCKRESET`).
+    pub fn reset_blocks(&mut self) {
+        self.blocked.clear();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_later_workable_memory_limit_clears_the_pending_error() {
+        let mut e = Engine::new();
+        e.set_info("max_memory", "1000000");
+        assert!(matches!(e.pending_error, Some(EngineError::Limit(_))));
+        e.set_info("max_memory", "16777216");
+        assert!(e.take_pending_error().is_none());
+        assert!(e.settings.tt_bytes().is_ok_and(|b| b >= MIN_TT_BYTES));
+    }
+
+    pub(super) fn mv(x: u8, y: u8) -> Move {
+        Move::new(x, y)
+    }
+
+    #[test]
+    fn info_rule_after_start_applies_to_the_started_game() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        e.set_info("rule", "4");
+        assert_eq!(e.kind(), GameKind::Gomoku(GomokuRule::Renju));
+        let g = e.game().unwrap();
+        assert!(matches!(g, AnyGame::Renju(_)));
+        assert_eq!(
+            g.stone_at(mv(7, 7)),
+            Some(Color::Black),
+            "stones survive the switch"
+        );
+        e.set_info("rule", "1");
+        assert!(matches!(e.game().unwrap(), AnyGame::Standard(_)));
+    }
+
+    #[test]
+    fn a_game_that_does_not_fit_the_board_leaves_the_old_one_and_reports() {
+        let mut e = Engine::new();
+        e.start(32, 32).unwrap();
+        e.set_info("game", "connect4"); // Connect Four boards stop at 16
+        assert!(matches!(e.game().unwrap(), AnyGame::Freestyle(_)));
+        assert!(matches!(
+            e.take_pending_error(),
+            Some(EngineError::BadSize(_))
+        ));
+    }
+
+    #[test]
+    fn board_assigns_colours_by_stone_counts_and_fills_gaps_with_passes() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        // Opponent has one more stone: the engine is white and to move.
+        e.set_board(&[
+            (mv(7, 7), Stone::Opponent),
+            (mv(8, 8), Stone::Own),
+            (mv(9, 9), Stone::Opponent),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::White);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        // Three own stones, none of the opponent's: black to move after passes.
+        e.set_board(&[
+            (mv(1, 1), Stone::Own),
+            (mv(2, 2), Stone::Own),
+            (mv(3, 3), Stone::Own),
+        ])
+        .unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.side_to_move(), Color::Black);
+        assert_eq!(g.stone_at(mv(3, 3)), Some(Color::Black));
+        assert_eq!(g.stone_at(mv(7, 7)), None, "BOARD clears first");
+    }
+
+    #[test]
+    fn failed_board_and_takeback_leave_the_position_intact() {
+        let mut e = Engine::new();
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        let before = e.game().unwrap().key();
+        let bad = e.set_board(&[(mv(1, 1), Stone::Own), (mv(1, 1), Stone::Opponent)]);
+        assert!(bad.is_err());
+        assert_eq!(e.game().unwrap().key(), before);
+        assert!(matches!(
+            e.takeback(mv(3, 3)),
+            Err(EngineError::NothingToTakeBack(_))
+        ));
+        assert!(matches!(
+            e.takeback(mv(30, 3)),
+            Err(EngineError::Move(_, MoveError::OffBoard))
+        ));
+        assert_eq!(e.game().unwrap().key(), before);
+        e.opponent_move(mv(8, 8)).unwrap();
+        // Taking back an older stone replays the game without it.
+        e.takeback(mv(7, 7)).unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.stone_at(mv(7, 7)), None);
+        assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
+        e.takeback(mv(8, 8)).unwrap();
+        assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
+    }
+
+    #[test]
+    fn the_engine_takes_a_win_in_one_at_any_depth() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.start(15, 15).unwrap();
+        let own: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 7), Stone::Own)).collect();
+        let opp: Vec<(Move, Stone)> = (3..7).map(|x| (mv(x, 9), Stone::Opponent)).collect();
+        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
+        e.set_board(&list).unwrap();
+        let r = e
+            .think(crate::search::Limits::depth(1), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(r.best == mv(2, 7) || r.best == mv(7, 7), "{:?}", r.best);
+        assert!(e.game().unwrap().outcome().is_some());
+    }
+}
