@@ -10,12 +10,12 @@
 //! `INFO` line would be.
 
 use crate::engine::Engine;
-use crate::game::connect4;
-use crate::game::mnk;
 use crate::game::{GameKind, GomokuRule};
 use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
 use crate::search::alphabeta::Params;
+use crate::search::connect4;
+use crate::search::mnk;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
@@ -189,6 +189,9 @@ pub struct TuneArgs {
     /// Pull towards the build's weights (L2)
     #[arg(long, value_name = "L", default_value_t = 1e-7)]
     pub l2: f64,
+    /// Fit the move-ordering weights to the moves played instead of the evaluation
+    #[arg(long)]
+    pub order: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -202,6 +205,7 @@ impl TuneArgs {
             out: self.out.clone(),
             positions: self.positions.clone(),
             epochs: self.epochs,
+            order: self.order,
             rate: self.rate,
             l2: self.l2,
         }

@@ -16,8 +16,9 @@ use crate::game::gomoku::features::{
     current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
     TEMPO_INDEX,
 };
-use crate::game::gomoku::{Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
-use crate::game::{Color, Game, Move, Outcome};
+use crate::game::gomoku::order_features::{current_order_weights, split_order_weights};
+use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
+use crate::game::{Game, Move, Outcome};
 use anyhow::{bail, Context, Result};
 use serde::Deserialize;
 use std::fmt::Write as _;
@@ -65,6 +66,8 @@ pub struct TuneOptions {
     pub rate: f64,
     /// Pull towards the starting weights (L2, per position and squared eval point).
     pub l2: f64,
+    /// Fit the move-ordering weights to the moves played instead of the evaluation.
+    pub order: bool,
 }
 
 impl Default for TuneOptions {
@@ -76,12 +79,18 @@ impl Default for TuneOptions {
             epochs: 3000,
             rate: 2.0,
             l2: 1e-7,
+            order: false,
         }
     }
 }
 
+pub mod order;
+
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
+    if opts.order {
+        return order::run(opts, out);
+    }
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -128,73 +137,113 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         before.1,
         after.1
     );
-    let text = weights_source(&fitted, &source);
-    match &opts.out {
-        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display()))?,
-        None => out.write_all(text.as_bytes())?,
-    }
-    Ok(())
+    let text = weights_source(
+        &fitted,
+        &source,
+        &current_order_weights(),
+        weights::ORDER_SOURCE,
+    );
+    write_weights(opts, &text, out)
 }
 
 /// Reads one `games.jsonl`, appending its positions; returns the number of games read.
 /// `first_id` numbers the games across files.
 pub fn read_games(path: &Path, first_id: usize, out: &mut Vec<Sample>) -> Result<usize> {
-    let f = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
+    read_lines(path, first_id, |g, id| samples_of(g, id, out))
+}
+
+/// Calls `f` on every game record of one `games.jsonl` with its number (from `first_id`);
+/// returns the number of games read.
+pub fn read_lines(
+    path: &Path,
+    first_id: usize,
+    mut f: impl FnMut(&GameLine, usize) -> Result<()>,
+) -> Result<usize> {
+    let file = std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;
     let mut n = 0;
-    for (i, line) in std::io::BufReader::new(f).lines().enumerate() {
+    for (i, line) in std::io::BufReader::new(file).lines().enumerate() {
         let line = line.with_context(|| format!("reading {}", path.display()))?;
         if line.trim().is_empty() {
             continue;
         }
         let g: GameLine = serde_json::from_str(&line)
             .with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))?;
-        samples_of(&g, first_id + n, out)
-            .with_context(|| format!("{}:{}", path.display(), i + 1))?;
+        f(&g, first_id + n).with_context(|| format!("{}:{}", path.display(), i + 1))?;
         n += 1;
     }
     Ok(n)
 }
 
-/// The training positions of one game, by its rule.
-pub fn samples_of(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
+/// Receives every position of a replayed game after its opening, with the move then played.
+pub trait PositionVisitor {
+    fn visit<R: Rule>(&mut self, b: &Board<R>, next: Move, pos: &str);
+}
+
+/// Replays one game under its rule, showing every position after the opening to `v`.
+pub fn replay_game(g: &GameLine, v: &mut impl PositionVisitor) -> Result<()> {
     match g.rule {
-        0 => replay::<Freestyle>(g, id, out),
-        1 => replay::<Standard>(g, id, out),
-        4 => replay::<Renju>(g, id, out),
-        8 => replay::<Caro>(g, id, out),
-        9 => replay::<CaroExact>(g, id, out),
+        0 => replay::<Freestyle>(g, v),
+        1 => replay::<Standard>(g, v),
+        4 => replay::<Renju>(g, v),
+        8 => replay::<Caro>(g, v),
+        9 => replay::<CaroExact>(g, v),
         r => bail!("rule {r} is not a gomoku rule"),
     }
 }
 
-fn replay<R: Rule>(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
-    let black = match g.result {
-        Outcome::Win(Color::Black) => 1.0,
-        Outcome::Win(Color::White) => 0.0,
-        Outcome::Draw => 0.5,
-    };
+fn replay<R: Rule>(g: &GameLine, v: &mut impl PositionVisitor) -> Result<()> {
     let mut b = Board::<R>::new(g.width, g.height)?;
     let mut pos = String::new();
     for (i, &[x, y]) in g.opening.iter().chain(g.moves.iter()).enumerate() {
-        if i >= g.opening.len() {
-            if let Some(f) = b.eval_features() {
-                let black_to_move = b.ply() % 2 == 0;
-                out.push(Sample {
-                    features: f.sparse(),
-                    result: if black_to_move { black } else { 1.0 - black },
-                    eval: b.evaluate(),
-                    game: id,
-                    pos: pos.clone(),
-                });
-            }
-        }
         let m = Move::new(x, y);
         b.check_move(m)
             .map_err(|e| anyhow::anyhow!("move {} ({x},{y}): {e}", i + 1))?;
+        if i >= g.opening.len() {
+            v.visit(&b, m, &pos);
+        }
         b.play(m);
         let _ = write!(pos, "{}{}", (b'a' + x) as char, y + 1);
     }
     Ok(())
+}
+
+/// The game's result for the side to move in `b`: 1 win, 0.5 draw, 0 loss.
+pub fn result_for_side_to_move<R: Rule>(result: Outcome, b: &Board<R>) -> f32 {
+    match result {
+        Outcome::Win(c) if c == b.side_to_move() => 1.0,
+        Outcome::Win(_) => 0.0,
+        Outcome::Draw => 0.5,
+    }
+}
+
+/// The evaluation's training positions of one game.
+pub fn samples_of(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> {
+    struct Collect<'a> {
+        result: Outcome,
+        id: usize,
+        out: &'a mut Vec<Sample>,
+    }
+    impl PositionVisitor for Collect<'_> {
+        fn visit<R: Rule>(&mut self, b: &Board<R>, _: Move, pos: &str) {
+            if let Some(f) = b.eval_features() {
+                self.out.push(Sample {
+                    features: f.sparse(),
+                    result: result_for_side_to_move(self.result, b),
+                    eval: b.evaluate(),
+                    game: self.id,
+                    pos: pos.to_string(),
+                });
+            }
+        }
+    }
+    replay_game(
+        g,
+        &mut Collect {
+            result: g.result,
+            id,
+            out,
+        },
+    )
 }
 
 fn write_positions(path: &Path, samples: &[Sample]) -> Result<()> {
@@ -281,74 +330,121 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
     w
 }
 
-/// The Rust source of `weights.rs` for the weights `w` (rounded to whole eval points).
-pub fn weights_source(w: &[f64], source: &str) -> String {
+/// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
+/// `order` (rounded to whole points), with where each set came from.
+pub fn weights_source(
+    eval: &[f64],
+    eval_source: &str,
+    order: &[f64],
+    order_source: &str,
+) -> String {
     let r = |x: f64| x.round() as i64;
-    let row = |base: usize, len: usize| -> String {
-        (0..len)
-            .map(|i| r(w[base + i]).to_string())
+    let list = |w: &[f64]| -> String {
+        w.iter()
+            .map(|&x| r(x).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let mut s = String::new();
-    s.push_str(
-        "//! The evaluation weights the build uses, written by `pbrain-wuzi tune` (see\n\
-         //! `src/tune.rs`); a person may edit them, but a tuning run overwrites this file.\n\
-         //!\n\
-         //! Role 0 is the side to move, role 1 the side waiting: the same open three is worth more\n\
-         //! to the side that can play it next. Units are eval points (see `params`).\n\
-         //!\n",
-    );
-    let _ = writeln!(s, "//! Source: {source}.");
-    let _ = write!(
-        s,
-        "\n/// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
-         pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n",
-        row(role_base(0), NUM_PATTERNS),
-        row(role_base(1), NUM_PATTERNS)
-    );
-    let _ = write!(
-        s,
-        "\n/// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
-         pub const CODE: [[i32; {NUM_CODES}]; 2] = [\n    [{}],\n    [{}],\n];\n",
-        row(role_base(0) + NUM_PATTERNS, NUM_CODES),
-        row(role_base(1) + NUM_PATTERNS, NUM_CODES)
-    );
     // Ten to a line, so the file diffs by line when a refit moves a few classes.
-    let combos = |role: usize| -> String {
-        let base = role_base(role) + NUM_PATTERNS + NUM_CODES;
-        (0..NUM_COMBOS)
-            .step_by(10)
-            .map(|i| format!("        {},", row(base + i, 10.min(NUM_COMBOS - i))))
+    let table = |w: &[f64], indent: &str| -> String {
+        w.chunks(10)
+            .map(|c| format!("{indent}{},", list(c)))
             .collect::<Vec<_>>()
             .join("\n")
     };
+    let eval_role = |role: usize| {
+        let b = role_base(role);
+        (
+            &eval[b..b + NUM_PATTERNS],
+            &eval[b + NUM_PATTERNS..b + NUM_PATTERNS + NUM_CODES],
+            &eval[b + NUM_PATTERNS + NUM_CODES..b + NUM_PATTERNS + NUM_CODES + NUM_COMBOS],
+        )
+    };
+    let (e0, e1) = (eval_role(0), eval_role(1));
+    let [code_attack, code_defend, attack, defend, influence] = split_order_weights(order);
+    let mut s = String::new();
     let _ = write!(
         s,
-        "\n/// Extra eval points per empty cell for its pattern combination (the four directions'\n\
+        "//! The evaluation and move-ordering weights the build uses, written by `pbrain-wuzi tune`\n\
+         //! (see `src/tune.rs`); a person may edit them, but a tuning run overwrites this file.\n\
+         //!\n\
+         //! Role 0 is the side to move, role 1 the side waiting: the same open three is worth more\n\
+         //! to the side that can play it next. Units are eval points (see `params`); ordering\n\
+         //! ranks are only compared with each other.\n\
+         \n\
+         /// Where the evaluation weights came from.\n\
+         pub const EVAL_SOURCE: &str = {eval_source:?};\n\
+         \n\
+         /// Where the ordering weights came from.\n\
+         pub const ORDER_SOURCE: &str = {order_source:?};\n\
+         \n\
+         /// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
+         pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n\
+         \n\
+         /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
+         pub const CODE: [[i32; {NUM_CODES}]; 2] = [\n    [{}],\n    [{}],\n];\n\
+         \n\
+         /// Extra eval points per empty cell for its pattern combination (the four directions'\n\
          /// patterns, order ignored: [`super::pattern::combo_class`]), by role and class.\n\
          #[rustfmt::skip]\n\
-         pub const COMBO: [[i32; {NUM_COMBOS}]; 2] = [\n    [\n{}\n    ],\n    [\n{}\n    ],\n];\n",
-        combos(0),
-        combos(1)
-    );
-    let _ = write!(
-        s,
-        "\n/// Eval points for having the move.\npub const TEMPO: i32 = {};\n\
-         \n/// Eval points when the side to move has a threat the opponent cannot stop (see\n\
+         pub const COMBO: [[i32; {NUM_COMBOS}]; 2] = [\n    [\n{}\n    ],\n    [\n{}\n    ],\n];\n\
+         \n\
+         /// Eval points for having the move.\npub const TEMPO: i32 = {};\n\
+         \n\
+         /// Eval points when the side to move has a threat the opponent cannot stop (see\n\
          /// `Board::tempo_threat`).\npub const THREAT_WIN: i32 = {};\n\
-         \n/// Eval points when the side to move can make a double three the opponent cannot answer.\n\
-         pub const DOUBLE_THREE_NEXT: i32 = {};\n",
-        r(w[TEMPO_INDEX]),
-        r(w[TEMPO_INDEX + 1]),
-        r(w[TEMPO_INDEX + 2])
+         \n\
+         /// Eval points when the side to move can make a double three the opponent cannot answer.\n\
+         pub const DOUBLE_THREE_NEXT: i32 = {};\n\
+         \n\
+         /// Move-ordering rank by the code the side to move gets on the cell (see `Cell::order`).\n\
+         #[rustfmt::skip]\n\
+         pub const ORDER_CODE_ATTACK: [i32; {NUM_CODES}] = [{}];\n\
+         \n\
+         /// Move-ordering rank by the code the opponent would get on the cell (blocking it).\n\
+         #[rustfmt::skip]\n\
+         pub const ORDER_CODE_DEFEND: [i32; {NUM_CODES}] = [{}];\n\
+         \n\
+         /// Move-ordering rank by the pattern combination the side to move gets on the cell.\n\
+         #[rustfmt::skip]\n\
+         pub const ORDER_ATTACK: [i32; {NUM_COMBOS}] = [\n{}\n];\n\
+         \n\
+         /// Move-ordering rank by the pattern combination the opponent would get on the cell.\n\
+         #[rustfmt::skip]\n\
+         pub const ORDER_DEFEND: [i32; {NUM_COMBOS}] = [\n{}\n];\n\
+         \n\
+         /// Move-ordering rank per unit of influence (both colours') on the cell.\n\
+         pub const ORDER_INFLUENCE: i32 = {};\n",
+        list(e0.0),
+        list(e1.0),
+        list(e0.1),
+        list(e1.1),
+        table(e0.2, "        "),
+        table(e1.2, "        "),
+        r(eval[TEMPO_INDEX]),
+        r(eval[TEMPO_INDEX + 1]),
+        r(eval[TEMPO_INDEX + 2]),
+        list(code_attack),
+        list(code_defend),
+        table(attack, "    "),
+        table(defend, "    "),
+        r(influence[0]),
     );
     s
+}
+
+/// Writes the weights source where the options say.
+fn write_weights(opts: &TuneOptions, text: &str, out: &mut dyn Write) -> Result<()> {
+    match &opts.out {
+        Some(p) => std::fs::write(p, text).with_context(|| format!("writing {}", p.display())),
+        None => Ok(out.write_all(text.as_bytes())?),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Color;
 
     fn game(result: Outcome, moves: &[[u8; 2]]) -> GameLine {
         GameLine {
@@ -424,12 +520,13 @@ mod tests {
 
     #[test]
     fn the_written_source_round_trips_the_build_weights() {
-        let text = weights_source(&current_weights(), "test");
+        let text = weights_source(
+            &current_weights(),
+            weights::EVAL_SOURCE,
+            &current_order_weights(),
+            weights::ORDER_SOURCE,
+        );
         let built = include_str!("game/gomoku/weights.rs");
-        let mut lines = text.lines().filter(|l| !l.starts_with("//! Source:"));
-        for line in built.lines().filter(|l| !l.starts_with("//! Source:")) {
-            assert_eq!(Some(line), lines.next());
-        }
-        assert!(text.contains("pub const TEMPO: i32 ="));
+        assert_eq!(text, built);
     }
 }

@@ -3,9 +3,10 @@
 
 use std::collections::HashMap;
 use wuzi::game::connect4::position::{parse_sequence, Geometry};
-use wuzi::game::connect4::solver::{Solver, TransTable};
-use wuzi::game::connect4::{solve_cli, think, Connect4, SolveOptions};
+use wuzi::game::connect4::Connect4;
 use wuzi::game::{Game, Move};
+use wuzi::search::connect4::solver::{Solver, TransTable};
+use wuzi::search::connect4::{solve_cli, think, SolveOptions};
 use wuzi::search::{Iteration, Limits, Stop, ThinkContext};
 
 /// The public sets, shipped in the repository (see tests/data/README.md).

@@ -5,9 +5,10 @@
 use std::path::Path;
 use std::time::Instant;
 use wuzi::game::connect4::position::{Geometry, Position};
-use wuzi::game::connect4::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
-use wuzi::game::connect4::{bench_sets, think, Connect4};
+use wuzi::game::connect4::Connect4;
 use wuzi::game::{Color, Game, Outcome};
+use wuzi::search::connect4::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
+use wuzi::search::connect4::{bench_sets, think};
 use wuzi::search::{Limits, Stop, ThinkContext};
 
 /// The public sets, shipped in the repository (see tests/data/README.md).

@@ -3,8 +3,9 @@
 //! the protocol would call it.
 
 use std::collections::HashMap;
-use wuzi::game::mnk::{think, Mnk};
+use wuzi::game::mnk::Mnk;
 use wuzi::game::{Color, Game, Outcome};
+use wuzi::search::mnk::think;
 use wuzi::search::{Limits, Stop, ThinkContext};
 
 struct Tally {

@@ -2,7 +2,8 @@
 //! manager, judged by the crate's own rule implementations.
 //!
 //! Split by concern so each part is testable alone: `engine` (one process and its pipes),
-//! `referee` (one game: protocol, clocks, faults), `tournament` (schedule, workers,
+//! `referee` (one game: protocol, clocks), `judge` (the time control, the faults that lose a
+//! game, the check of a reply), `tournament` (schedule, workers,
 //! standings, SPRT stop), `stats` (Elo, LOS, SPRT arithmetic), `opening` (opening files and
 //! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening
 //! phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli` (the
@@ -19,6 +20,7 @@ pub mod cli;
 pub mod engine;
 pub mod grid;
 pub mod journal;
+pub mod judge;
 pub mod manifest;
 pub mod merge;
 pub mod opening;

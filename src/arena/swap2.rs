@@ -15,7 +15,7 @@
 //! talks to the engines through the referee's request helpers and clock.
 
 use super::engine::{EngineProcess, Recv};
-use super::referee::{judge, Failure, Fault, Player, TimeControl};
+use super::judge::{judge, Failure, Fault, Player, TimeControl};
 use crate::game::{Game, Move};
 use std::fmt;
 use std::time::Instant;

@@ -10,63 +10,10 @@ pub mod connect4;
 pub mod gomoku;
 pub mod mnk;
 
+pub use crate::base::{stone_char, Color, Move};
 pub use any::{AnyGame, CaptureRule, GameKind, GomokuRule, NewGameError};
 
 use std::fmt;
-
-/// A player. Black moves first in every mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Color {
-    Black,
-    White,
-}
-
-impl Color {
-    /// The other player.
-    #[inline]
-    pub fn opponent(self) -> Color {
-        match self {
-            Color::Black => Color::White,
-            Color::White => Color::Black,
-        }
-    }
-
-    /// 0 for black, 1 for white: an index into per-colour arrays.
-    #[inline]
-    pub fn index(self) -> usize {
-        self as usize
-    }
-}
-
-/// How boards are drawn for people: `X` black, `O` white, `.` empty (as Piskvork's logs do).
-pub fn stone_char(stone: Option<Color>) -> char {
-    match stone {
-        Some(Color::Black) => 'X',
-        Some(Color::White) => 'O',
-        None => '.',
-    }
-}
-
-/// A cell, as the protocol names it: `x` is the column (0 = left), `y` the row (0 = top).
-/// Connect Four moves are cells too: the landing cell of a column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Move {
-    pub x: u8,
-    pub y: u8,
-}
-
-impl Move {
-    pub const fn new(x: u8, y: u8) -> Move {
-        Move { x, y }
-    }
-}
-
-impl fmt::Display for Move {
-    /// The protocol's `X,Y` form.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{},{}", self.x, self.y)
-    }
-}
 
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -154,7 +101,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// off-board or forbidden cell. Empty only when the game is over or no move exists.
     fn candidates(&self, out: &mut Vec<ScoredMove>);
     /// Static evaluation from the side to move's point of view, in centi-stones-ish units
-    /// where [`crate::search::score::WIN`] bounds any static value.
+    /// where [`crate::base::score::WIN`] bounds any static value.
     fn evaluate(&self) -> i32;
 
     /// Plays `m` after checking it; on error the position is unchanged.

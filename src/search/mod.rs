@@ -1,81 +1,23 @@
-//! Search vocabulary shared by every mode's move chooser: scores, limits, the stop flag and
-//! what a finished search reports.
+//! The searches, above the rules: the generic alpha-beta with its threat solver, table and
+//! clock, and what every mode's move chooser reports. Scores, limits and the stop flag are
+//! the crate's vocabulary (`crate::base`), re-exported here for the searches' callers.
 //!
 //! The search never reads stdin or prints: it gets a [`Limits`] and a [`Stop`] from the
 //! engine and hands back a [`SearchResult`]; progress goes out through a reporter callback
 //! that the protocol layer turns into `MESSAGE` lines.
 
 pub mod alphabeta;
-pub mod score;
+pub mod capture;
+pub mod connect4;
+pub mod mnk;
 pub mod threats;
 pub mod time;
 pub mod tt;
 
+pub use crate::base::score;
+pub use crate::base::{Limits, Stop};
+
 use crate::game::Move;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
-use std::time::Instant;
-
-/// What bounds one search. `None` fields are unbounded.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
-    /// When the search started; all durations are measured from here.
-    pub start: Option<Instant>,
-    /// Soft target: do not start a new iteration after this.
-    pub optimum: Option<Instant>,
-    /// Hard stop: the move must be ready by then, whatever the search is doing.
-    pub maximum: Option<Instant>,
-    pub max_depth: Option<u32>,
-    pub max_nodes: Option<u64>,
-    /// Search threads (Lazy SMP helpers included); 0 means one.
-    pub threads: usize,
-    /// Root moves the search must not play (`YXBLOCK`, multi-PV, opening rules).
-    pub exclude: Vec<Move>,
-}
-
-impl Limits {
-    /// Limits that only bound the depth: deterministic single-thread search (bench, tests).
-    pub fn depth(d: u32) -> Limits {
-        Limits {
-            max_depth: Some(d),
-            threads: 1,
-            ..Limits::default()
-        }
-    }
-
-    /// Whether the hard deadline has passed.
-    #[inline]
-    pub fn past_maximum(&self) -> bool {
-        self.maximum.is_some_and(|t| Instant::now() >= t)
-    }
-
-    /// Whether the soft target has passed.
-    #[inline]
-    pub fn past_optimum(&self) -> bool {
-        self.optimum.is_some_and(|t| Instant::now() >= t)
-    }
-}
-
-/// A shared flag that asks a running search to stop and return its best move now
-/// (`YXSTOP`, `END`, the deadline watchdog).
-#[derive(Clone, Debug, Default)]
-pub struct Stop(Arc<AtomicBool>);
-
-impl Stop {
-    pub fn new() -> Stop {
-        Stop::default()
-    }
-    #[inline]
-    pub fn is_set(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
-    }
-    pub fn set(&self) {
-        self.0.store(true, Ordering::Relaxed)
-    }
-    pub fn clear(&self) {
-        self.0.store(false, Ordering::Relaxed)
-    }
-}
 
 /// Progress of a search after each finished iteration, for `MESSAGE` lines and GUIs.
 #[derive(Clone, Debug, Default)]

@@ -120,6 +120,9 @@ pub(super) struct Cell {
     pub code: [Code; 2],
     /// Eval value by colour and role (0: that colour is to move, 1: it waits).
     pub value: [[i32; 2]; 2],
+    /// Move-ordering rank by colour: 0 when that colour plays here (attack), 1 when its
+    /// opponent does (defence). Influence is added when moves are ordered.
+    pub order: [[i32; 2]; 2],
     pub influence: [u16; 2],
 }
 
@@ -512,10 +515,10 @@ impl<R: Rule> Board<R> {
         let table = combo_table();
         let cell = &mut self.cells[i];
         for col in 0..2 {
-            let (code, value) =
-                table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
-            cell.code[col] = code;
-            cell.value[col] = value;
+            let t = &table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
+            cell.code[col] = t.code;
+            cell.value[col] = t.value;
+            cell.order[col] = t.order;
         }
     }
 
@@ -727,9 +730,15 @@ impl<R: Rule> Board<R> {
                     if pats != cell.pat[col] {
                         return Err(format!("patterns differ at {x},{y} colour {col}"));
                     }
-                    let (code, value) = code_and_value(&pats, R::RENJU && col == 0);
-                    if code != cell.code[col] || value != cell.value[col] {
-                        return Err(format!("code or value differs at {x},{y} colour {col}"));
+                    let t = cell_terms(&pats, R::RENJU && col == 0);
+                    let (code, value) = (t.code, t.value);
+                    if code != cell.code[col]
+                        || value != cell.value[col]
+                        || t.order != cell.order[col]
+                    {
+                        return Err(format!(
+                            "code, value or order differs at {x},{y} colour {col}"
+                        ));
                     }
                     counts[col][code as usize] += 1;
                     totals[col][0] += value[0];
@@ -747,8 +756,17 @@ impl<R: Rule> Board<R> {
     }
 }
 
-/// A cell's code and values (by role) for every combination of four patterns.
-type ComboTable = Vec<(Code, [i32; 2])>;
+/// What a cell's four patterns give one colour: its code, its eval values by role (see
+/// [`Cell::value`]) and its ordering ranks (see [`Cell::order`]).
+#[derive(Clone, Copy, Debug)]
+struct CellTerms {
+    code: Code,
+    value: [i32; 2],
+    order: [i32; 2],
+}
+
+/// [`CellTerms`] for every combination of four patterns.
+type ComboTable = Vec<CellTerms>;
 
 /// Index of four directional patterns in [`combo_table`].
 #[inline]
@@ -756,37 +774,49 @@ fn combo_index(p: &[Pattern; 4]) -> usize {
     ((p[0] as usize * 10 + p[1] as usize) * 10 + p[2] as usize) * 10 + p[3] as usize
 }
 
-/// [`code_and_value`] for every combination of four patterns (`[renju_black][index]`), so
-/// the hot update is one lookup; 2 × 10^4 entries, built once.
+/// [`cell_terms`] for every combination of four patterns (`[renju_black][index]`), so the
+/// hot update is one lookup; 2 × 10^4 entries, built once.
 fn combo_table() -> &'static [ComboTable; 2] {
     static TABLE: OnceLock<[ComboTable; 2]> = OnceLock::new();
     TABLE.get_or_init(|| {
         let build = |renju_black: bool| {
-            let mut v = vec![(Code::None, [0; 2]); 10_000];
-            for (i, e) in v.iter_mut().enumerate() {
-                let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
-                *e = code_and_value(&[p(0), p(1), p(2), p(3)], renju_black);
-            }
-            v
+            (0..10_000usize)
+                .map(|i| {
+                    let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
+                    cell_terms(&[p(0), p(1), p(2), p(3)], renju_black)
+                })
+                .collect()
         };
         [build(false), build(true)]
     })
 }
 
-/// A cell's code and evaluation values (by role, see [`Cell::value`]) for one colour from
-/// its four patterns.
+/// A cell's terms for one colour from its four patterns. Renju black's certain fouls are
+/// worth nothing to the evaluation and rank only by their code.
 #[inline]
-fn code_and_value(pats: &[Pattern; 4], renju_black: bool) -> (Code, [i32; 2]) {
+fn cell_terms(pats: &[Pattern; 4], renju_black: bool) -> CellTerms {
     let code = combine(pats, renju_black);
+    let c = code as usize;
     if code == Code::Forbidden {
-        return (code, [0; 2]);
+        return CellTerms {
+            code,
+            value: [0; 2],
+            order: [weights::ORDER_CODE_ATTACK[c], weights::ORDER_CODE_DEFEND[c]],
+        };
     }
     let combo = combo_class(pats);
     let role = |r: usize| -> i32 {
         let v: i32 = pats.iter().map(|&p| weights::PATTERN[r][p as usize]).sum();
-        v + weights::CODE[r][code as usize] + weights::COMBO[r][combo]
+        v + weights::CODE[r][c] + weights::COMBO[r][combo]
     };
-    (code, [role(0), role(1)])
+    let value = [role(0), role(1)];
+    // The ranks start from the eval value of the cell to the side that would play it (half
+    // of it for a block) and add what the fit found on top, by code and by combination.
+    let order = [
+        weights::ORDER_CODE_ATTACK[c] + value[0] + weights::ORDER_ATTACK[combo],
+        weights::ORDER_CODE_DEFEND[c] + value[0] / 2 + weights::ORDER_DEFEND[combo],
+    ];
+    CellTerms { code, value, order }
 }
 
 impl<R: Rule> Game for Board<R> {

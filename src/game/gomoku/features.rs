@@ -1,6 +1,6 @@
 //! The static evaluation as a linear function of counted features, for the tuner.
 //!
-//! [`Board::static_eval`] sums per-cell values that are themselves sums of weights
+//! `Board::static_eval` sums per-cell values that are themselves sums of weights
 //! (`weights::PATTERN` per direction, `weights::CODE` per cell, by role), plus a tempo term
 //! and one of two threat terms. Counting how often each weight is used in a position gives a
 //! feature vector whose dot product with the weights is that evaluation exactly (before
@@ -176,9 +176,9 @@ impl<R: Rule> Board<R> {
 mod tests {
     use super::super::testing::random_walk;
     use super::*;
+    use crate::base::score;
     use crate::game::gomoku::{Freestyle, Renju, Standard};
     use crate::game::Color;
-    use crate::search::score;
 
     /// Over pseudo-random games, the features times the build's weights give exactly the
     /// static evaluation wherever it is not a decisive term or clamped.

@@ -6,7 +6,8 @@
 //! `rules` (the rule types), `pattern` (line keys, pattern tables, cell codes), `board`
 //! (stones and every incremental structure, play/undo, the `Game` impl), `forbidden`
 //! (renju fouls), `movegen` (candidates with forced-move rules, static evaluation),
-//! `params` (all weights) and `bench` (a make/undo speed measurement).
+//! `params` (hand-set weights), `weights` (fitted weights), `features` and
+//! `order_features` (the evaluation and the ordering as features for the tuner) and `bench` (a make/undo speed measurement).
 
 mod bench;
 mod board;
@@ -14,6 +15,7 @@ pub mod capture;
 pub mod features;
 mod forbidden;
 mod movegen;
+pub mod order_features;
 pub mod params;
 pub mod pattern;
 mod rules;

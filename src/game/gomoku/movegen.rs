@@ -14,16 +14,17 @@
 //!
 //! Renju black never gets a forbidden cell; should every legal cell be forbidden (black has
 //! only losing moves) the legal cells are returned so the search is never left moveless.
-//! Ordering: `params::ATTACK` by our code, `params::DEFEND` by the opponent's, plus
-//! influence; ties keep row-major order, so the list is deterministic.
+//! Ordering: the fitted ranks of `weights` (by code and pattern combination, ours to
+//! attack and the opponent's to defend) plus influence; ties keep row-major order, so the
+//! list is deterministic.
 
 use super::board::{stone_bits, Board, DIRS};
 use super::params;
 use super::pattern::{combine, slot, table, Code, Pattern, HALF};
 use super::rules::Rule;
 use super::weights;
+use crate::base::score;
 use crate::game::{Color, Game, Move, ScoredMove};
-use crate::search::score;
 
 /// A threat the side to move has by having the move (see `Board::tempo_threat`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -211,17 +212,15 @@ impl<R: Rule> Board<R> {
         true
     }
 
-    /// Ordering score of `m` for the side `me` (see `params::ATTACK`, `params::DEFEND`).
+    /// Ordering score of `m` for the side `me`: its attack rank for us, its defence rank
+    /// against the opponent (see [`super::board::Cell::order`]) and the influence around it.
     #[inline]
     fn order_score(&self, m: Move, me: Color) -> i32 {
         let cell = &self.cells[self.idx(m.x as usize, m.y as usize)];
-        let (a, d) = (cell.code[me.index()], cell.code[me.opponent().index()]);
         let infl = i32::from(cell.influence[0]) + i32::from(cell.influence[1]);
-        params::ATTACK[a as usize]
-            + params::DEFEND[d as usize]
-            + cell.value[me.index()][0]
-            + cell.value[me.opponent().index()][0] / 2
-            + infl * params::INFLUENCE_ORDER
+        cell.order[me.index()][0]
+            + cell.order[me.opponent().index()][1]
+            + infl * weights::ORDER_INFLUENCE
     }
 
     /// Static evaluation for the side to move: the difference of the two colours' sums of

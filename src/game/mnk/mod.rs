@@ -1,5 +1,6 @@
 //! m,n,k games: k or more in a row on a width × height board (tic-tac-toe is 3,3,3), solved
-//! exactly where the board is small and searched with a beam where it is not.
+//! exactly where the board is small and searched with a beam where it is not (both by
+//! `crate::search::mnk`; this module holds the rules and the position).
 //!
 //! The board is built around *windows*: every run of k cells in one of the four directions.
 //! Each window keeps its count of black and white stones, updated on play and undo for the
@@ -10,17 +11,7 @@
 //! how full they are). The same windows give the move-ordering score of a cell. Zobrist keys
 //! are kept under every symmetry of the board (8 for a square, 4 for a rectangle) so that the
 //! solver's transposition table folds symmetric positions together. Immutable tables live in
-//! one shared [`Geometry`] so that cloning a position for a search is cheap.
-
-mod cli;
-mod search;
-mod tt;
-
-pub use cli::{
-    bench_known_values, bench_values, parse_position, solve_cli, KnownValue, SolveOptions,
-    KNOWN_VALUES,
-};
-pub use search::{solve, think, Solution, SolveError, SolveLimits, Value};
+//! one shared `Geometry` so that cloning a position for a search is cheap.
 
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
@@ -61,7 +52,7 @@ const EMPTY: u8 = 0;
 
 /// Tables shared by every position of one board size: windows, symmetries, Zobrist keys.
 #[derive(Debug)]
-struct Geometry {
+pub(crate) struct Geometry {
     w: usize,
     h: usize,
     k: usize,
@@ -72,9 +63,9 @@ struct Geometry {
     cell_win_off: Vec<u32>,
     cell_win: Vec<u32>,
     /// `sym[s][c]`: the image of cell c under symmetry s (s = 0 is the identity).
-    sym: Vec<Vec<u16>>,
+    pub(crate) sym: Vec<Vec<u16>>,
     /// `sym_inv[s]` undoes `sym[s]`.
-    sym_inv: Vec<Vec<u16>>,
+    pub(crate) sym_inv: Vec<Vec<u16>>,
     zobrist: Vec<[u64; 2]>,
     side_key: u64,
     /// Evaluation weight of a live window holding `n` stones of its owner, `n` in `0..=k`.
@@ -225,7 +216,7 @@ fn transform(s: usize, x: usize, y: usize, w: usize, h: usize) -> (usize, usize)
 /// An m,n,k position. Cloning copies the per-position state and shares the tables.
 #[derive(Clone, Debug)]
 pub struct Mnk {
-    geo: Arc<Geometry>,
+    pub(crate) geo: Arc<Geometry>,
     /// 0 empty, 1 black, 2 white.
     cells: Vec<u8>,
     /// Stones of each colour in each window.
@@ -314,12 +305,12 @@ impl Mnk {
     }
 
     #[inline]
-    fn cell_of(&self, m: Move) -> usize {
+    pub(crate) fn cell_of(&self, m: Move) -> usize {
         m.y as usize * self.geo.w + m.x as usize
     }
 
     #[inline]
-    fn move_of(&self, c: usize) -> Move {
+    pub(crate) fn move_of(&self, c: usize) -> Move {
         Move::new((c % self.geo.w) as u8, (c / self.geo.w) as u8)
     }
 
@@ -330,18 +321,18 @@ impl Mnk {
 
     /// Whether the side to move wins by playing somewhere now.
     #[inline]
-    fn can_win_now(&self) -> bool {
+    pub(crate) fn can_win_now(&self) -> bool {
         self.threat_cells[self.side.index()] > 0
     }
 
     /// Number of distinct empty cells where `color` would win at once.
     #[inline]
-    fn threat_count(&self, color: Color) -> u32 {
+    pub(crate) fn threat_count(&self, color: Color) -> u32 {
         self.threat_cells[color.index()]
     }
 
     /// The empty cells where `color` would win at once, in cell order.
-    fn threat_cells_of(&self, color: Color, out: &mut Vec<usize>) {
+    pub(crate) fn threat_cells_of(&self, color: Color, out: &mut Vec<usize>) {
         out.clear();
         if self.threat_cells[color.index()] == 0 {
             return;
@@ -355,7 +346,7 @@ impl Mnk {
     /// Stones in the fullest window still free of opponent stones; `None` when `color` has
     /// no such window left (it can no longer win).
     #[inline]
-    fn max_count(&self, color: Color) -> Option<usize> {
+    pub(crate) fn max_count(&self, color: Color) -> Option<usize> {
         let k = self.geo.k;
         let h = &self.hist[color.index() * (k + 1)..(color.index() + 1) * (k + 1)];
         (0..=k).rev().find(|&n| h[n] > 0)
@@ -364,7 +355,7 @@ impl Mnk {
     /// The symmetry-folded key (minimum over the board's symmetries) and the symmetry that
     /// reaches it, for the solver's table.
     #[inline]
-    fn canonical(&self) -> (u64, usize) {
+    pub(crate) fn canonical(&self) -> (u64, usize) {
         let mut best = (self.keys[0], 0);
         for (s, &key) in self.keys.iter().enumerate().skip(1) {
             if key < best.0 {
@@ -529,7 +520,7 @@ impl Mnk {
     /// Empty cells as candidates with ordering scores: every empty cell when `near_only` is
     /// false, otherwise those within [`CANDIDATE_RADIUS`] of a stone (the centre on an empty
     /// board).
-    fn scored_cells(&self, near_only: bool, out: &mut Vec<(usize, i32)>) {
+    pub(crate) fn scored_cells(&self, near_only: bool, out: &mut Vec<(usize, i32)>) {
         out.clear();
         let last = self
             .history
@@ -666,8 +657,8 @@ impl Game for Mnk {
         let raw = self.eval[ci] - self.eval[1 - ci];
         // A small bonus for having the move: the side to move completes lines first.
         (raw + 10).clamp(
-            -crate::search::score::WIN_MIN + 1,
-            crate::search::score::WIN_MIN - 1,
+            -crate::base::score::WIN_MIN + 1,
+            crate::base::score::WIN_MIN - 1,
         )
     }
 }

@@ -79,7 +79,7 @@ struct Ply {
 /// A position of a capture variant. See the module documentation.
 #[derive(Clone)]
 pub struct CaptureBoard<V: Variant> {
-    pub(super) board: Board<Freestyle>,
+    pub(crate) board: Board<Freestyle>,
     /// Pairs captured by black and white, set-up counts included.
     pairs: [u8; 2],
     plies: Vec<Ply>,
@@ -87,7 +87,7 @@ pub struct CaptureBoard<V: Variant> {
     filled: usize,
     /// Whether the capture-aware evaluation, move list and threat search are used; false
     /// plays the plain gomoku search on the capture rules (a baseline for measurements).
-    pub(super) aware: bool,
+    pub(crate) aware: bool,
     _variant: PhantomData<V>,
 }
 
@@ -146,7 +146,7 @@ impl<V: Variant> CaptureBoard<V> {
 
     /// The stones as row masks, for the capture geometry.
     #[inline]
-    pub(super) fn rows(&self) -> Rows<'_> {
+    pub(crate) fn rows(&self) -> Rows<'_> {
         Rows {
             black: self.board.stone_rows(Color::Black),
             white: self.board.stone_rows(Color::White),
@@ -198,7 +198,7 @@ impl<V: Variant> CaptureBoard<V> {
 
     /// Whether the last move left a five its opponent may still break (endgame capture).
     #[inline]
-    pub(super) fn open_five(&self) -> Option<Move> {
+    pub(crate) fn open_five(&self) -> Option<Move> {
         self.plies.last().and_then(|p| p.open_five)
     }
 

@@ -12,8 +12,8 @@ use super::board::CaptureBoard;
 use super::lines::{cells_of, DIRS8};
 use super::params;
 use super::rules::{Variant, PAIRS_TO_WIN};
+use crate::base::score;
 use crate::game::{Game, Move, ScoredMove};
-use crate::search::score;
 
 /// Index into the per-pair tables, clamped to the tables' range.
 #[inline]

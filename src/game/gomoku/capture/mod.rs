@@ -7,18 +7,17 @@
 //! makes two free threes unless it captures. The pieces: `rules` (the variant types),
 //! `lines` (capture geometry on row bitboards), `board` (the position over a freestyle
 //! gomoku board, play/undo with exact captures, the outcome, the `Game` impl), `eval`
-//! (candidates and evaluation), `params` (their weights) and `threats` (a VCF that knows
-//! captures break fours, and the `Tactics` impl the search uses).
+//! (candidates and evaluation) and `params` (their weights). The threat search that knows
+//! captures break fours, and the `Tactics` impl the alpha-beta search uses, live one layer
+//! up in `crate::search::capture`.
 
 mod board;
 mod eval;
-mod lines;
+pub(crate) mod lines;
 pub mod params;
 mod rules;
 #[cfg(test)]
 mod tests;
-mod threats;
 
 pub use board::{CaptureBoard, PairCountError};
 pub use rules::{Ninuki, Pente, Variant, PAIRS_TO_WIN};
-pub use threats::vcf;

@@ -5,6 +5,7 @@
 use super::*;
 use crate::game::{Color, Game, Move, MoveError, Outcome};
 use crate::search::alphabeta::{self, Params};
+use crate::search::capture::vcf;
 use crate::search::threats::ThreatLimits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stop};
@@ -292,7 +293,7 @@ fn the_only_winning_move_is_a_capture() {
     b.set_captured_pairs(Color::Black, 4).unwrap();
     let (best, score) = search(&b, 3);
     assert_eq!(best, mv(7, 2));
-    assert!(crate::search::score::is_decisive(score) && score > 0);
+    assert!(crate::base::score::is_decisive(score) && score > 0);
     let w = vcf(&mut b, 4, &ThreatLimits::nodes(10_000)).expect("a win");
     assert_eq!(w.mv, mv(7, 2));
 }

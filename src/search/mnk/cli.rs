@@ -7,7 +7,7 @@
 //! one shows at once, with its cost.
 
 use super::search::{solve, SolveLimits, Value};
-use super::{Mnk, SizeError};
+use crate::game::mnk::{Mnk, SizeError};
 use crate::game::{Game, Move};
 use anyhow::Context;
 use std::io::{BufRead, Write};

@@ -8,8 +8,8 @@
 //! otherwise from the clock. Budgets are counted in playouts so that Monte-Carlo and UCT get
 //! the same work for a fair comparison, and every loop also polls the caller's stop test.
 
-use super::bits::Bits;
-use super::position::{Geometry, Position};
+use crate::game::connect4::bits::Bits;
+use crate::game::connect4::position::{Geometry, Position};
 
 pub use crate::rng::Rng;
 
@@ -250,8 +250,8 @@ pub fn uct<B: Bits>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::position::parse_sequence;
     use super::*;
+    use crate::game::connect4::position::parse_sequence;
 
     fn g7() -> Geometry<u64> {
         Geometry::new(7, 6, 4).unwrap()
@@ -297,7 +297,7 @@ mod tests {
         let p = parse_sequence(&g, "3141516").unwrap_err();
         assert_eq!(
             p,
-            super::super::position::SequenceError::GameOver { index: 7 }
+            crate::game::connect4::position::SequenceError::GameOver { index: 7 }
         );
         let p = parse_sequence(&g, "31415").unwrap();
         assert!((0..50).all(|_| playout(&g, &p, &mut rng) == 0.0));

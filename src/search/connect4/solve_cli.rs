@@ -10,10 +10,10 @@
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
-use super::bits::{Bits, Wide};
-use super::position::{parse_sequence, Geometry};
 use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
-use super::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
+use crate::game::connect4::bits::{Bits, Wide};
+use crate::game::connect4::position::{parse_sequence, Geometry};
+use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
 use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::path::Path;
@@ -188,7 +188,7 @@ pub fn solve_cli(
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     o.check()?;
-    super::with_bits!(o.width, o.height, run(o, input, out))
+    crate::game::connect4::with_bits!(o.width, o.height, run(o, input, out))
 }
 
 /// Mean figures over one benchmark set.

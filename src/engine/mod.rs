@@ -7,55 +7,32 @@
 //! previous position untouched: every change is tried on a copy and committed only whole.
 //! Big allocations (the transposition table, the thread pool) happen lazily at the first
 //! search, never in `start`, so `START` answers at once whatever `max_memory` says.
+//!
+//! This file holds the position and the move loop; `settings.rs` the `INFO` settings and
+//! the table's size, `swap2.rs` the opening decisions, `analysis.rs` the n-best, defence
+//! and trace requests.
 
 use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
-use crate::opening::{self, Choice, OpeningRule, OpeningViolation};
+use crate::opening::{self, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
-use crate::search::score;
-use crate::search::threats::{Solver, ThreatLimits, ThreatWin};
-use crate::search::time::{Clock, UNLIMITED_MS};
+use crate::search::time::UNLIMITED_MS;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
-use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
-/// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
-/// 32×32 board with two search threads, `scripts/memory.sh`) plus headroom; see the README.
-pub const BASE_MEMORY: u64 = 6 << 20;
-/// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
-pub const MEMORY_SHARE_PERMILLE: u64 = 750;
-/// Smallest transposition table the engine plays with.
-pub const MIN_TT_BYTES: u64 = 1 << 18;
-/// Table size when the manager sets no memory limit.
-pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
-/// Largest table (`hash_size` included).
-pub const MAX_TT_BYTES: u64 = 8 << 30;
-/// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
-pub const MAX_THREADS: usize = 256;
-/// The `INFO` keys that give the captured pairs of black and white (capture games).
-pub const CAPTURE_KEYS: [&str; 2] = ["captures_black", "captures_white"];
+mod analysis;
+mod settings;
+mod swap2;
 
-/// Half the machine's physical memory, where the OS tells it: a table sized from an absurd
-/// `hash_size` or `max_memory` would otherwise be touched page by page into the OOM killer.
-fn ram_cap() -> u64 {
-    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
-    *CAP.get_or_init(|| {
-        std::fs::read_to_string("/proc/meminfo")
-            .ok()
-            .and_then(|t| parse_mem_total_kib(&t))
-            .map_or(MAX_TT_BYTES, |kib| kib.saturating_mul(1024) / 2)
-    })
-}
-
-/// The `MemTotal:` figure of `/proc/meminfo`, KiB.
-fn parse_mem_total_kib(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    line.split_whitespace().nth(1)?.parse().ok()
-}
+pub use analysis::{ThreatVerdict, Threats, Trace, DEFEND_MAX_LINES};
+pub use settings::{
+    Settings, BASE_MEMORY, CAPTURE_KEYS, DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES,
+    MEMORY_SHARE_PERMILLE, MIN_TT_BYTES,
+};
+pub use swap2::SwapAnswer;
 
 /// What a stone in a `BOARD` list is, from the engine's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -134,82 +111,6 @@ enum Step {
     /// A stone set up by `BOARD`: placed without the move's side effects (captures).
     Placed(Move),
     Pass,
-}
-
-/// Settings taken from `INFO` lines and the command line.
-#[derive(Clone, Debug)]
-pub struct Settings {
-    pub rule: GomokuRule,
-    /// `INFO game`; None = gomoku.
-    pub game: Option<String>,
-    /// `INFO k`: win length for Connect Four / m,n,k.
-    pub k: Option<usize>,
-    pub clock: Clock,
-    /// `max_memory` in bytes; 0 = no limit.
-    pub max_memory: u64,
-    /// `hash_size` in KiB (Rapfi/Yixin convention), overriding the memory-derived size.
-    pub hash_kib: Option<u64>,
-    pub threads: Option<usize>,
-    pub max_depth: Option<u32>,
-    pub max_nodes: Option<u64>,
-    /// `INFO opening_rule`: Pro / Long-Pro placement rules, or swap1.
-    pub opening: OpeningRule,
-    /// Every `INFO` key as received (lower-case keys), for modes that read their own.
-    pub raw: HashMap<String, String>,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            rule: GomokuRule::Freestyle,
-            game: None,
-            k: None,
-            clock: Clock::default(),
-            max_memory: 0,
-            hash_kib: None,
-            threads: None,
-            max_depth: None,
-            max_nodes: None,
-            opening: OpeningRule::None,
-            raw: HashMap::new(),
-        }
-    }
-}
-
-impl Settings {
-    /// The game kind these settings select.
-    pub fn kind(&self) -> GameKind {
-        let kind = match &self.game {
-            Some(name) => {
-                GameKind::from_name(name, self.rule, self.k).unwrap_or(GameKind::Gomoku(self.rule))
-            }
-            None => GameKind::Gomoku(self.rule),
-        };
-        kind.with_capture_search(self.raw.get("capture_search").map(String::as_str))
-    }
-
-    /// Transposition-table bytes for these settings, or an error when `max_memory` is too
-    /// small for the engine to run at all.
-    pub fn tt_bytes(&self) -> Result<u64, EngineError> {
-        if let Some(kib) = self.hash_kib {
-            return Ok((kib.saturating_mul(1024))
-                .min(ram_cap())
-                .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
-        }
-        if self.max_memory == 0 {
-            return Ok(DEFAULT_TT_BYTES);
-        }
-        let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
-        let tt = allowed.saturating_sub(BASE_MEMORY);
-        if tt < MIN_TT_BYTES {
-            return Err(EngineError::Limit(format!(
-                "max_memory {} is too small: the engine needs at least {} bytes",
-                self.max_memory,
-                (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
-            )));
-        }
-        Ok(tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES)))
-    }
 }
 
 /// The engine: the current game, its history, settings and search resources.
@@ -838,7 +739,7 @@ impl Engine {
                     report,
                     options: &self.settings.raw,
                 };
-                Some(crate::game::connect4::think(c, &mut ctx))
+                Some(crate::search::connect4::think(c, &mut ctx))
             }
             AnyGame::Mnk(c) => {
                 let mut ctx = ThinkContext {
@@ -847,7 +748,7 @@ impl Engine {
                     report,
                     options: &self.settings.raw,
                 };
-                Some(crate::game::mnk::think(c, &mut ctx))
+                Some(crate::search::mnk::think(c, &mut ctx))
             }
             _ => {
                 crate::with_alphabeta!(g, b => alphabeta::search(b, &self.tt, limits, stop, self.params, pool, report), _ => None)
@@ -873,535 +774,6 @@ impl Engine {
     pub fn reset_blocks(&mut self) {
         self.blocked.clear();
     }
-
-    /// The `n` best root moves, best first (`YXNBEST`): one search per line, each excluding
-    /// the blocked moves and the lines found before it, sharing the time of `limits` evenly.
-    /// `report(i, iteration)` sees each line's iterations. The best move is then played, as a
-    /// manager expects after a move request. Fewer than `n` lines come back when the
-    /// position has fewer moves or the stop flag is raised.
-    pub fn nbest(
-        &mut self,
-        n: usize,
-        limits: Limits,
-        stop: &Stop,
-        report: &mut dyn FnMut(usize, &Iteration),
-    ) -> Result<Vec<SearchResult>, EngineError> {
-        let lines = self.multi_pv(n, &limits, stop, report, |_| true)?;
-        let best = lines.first().ok_or(EngineError::NoMove)?.best;
-        self.commit_own(best)?;
-        Ok(lines)
-    }
-
-    /// Defence search (`YXSEARCHDEFEND`): every root move that does not lose by force, up to
-    /// [`DEFEND_MAX_LINES`], best first; the lines stop at the first proven loss, which is
-    /// returned too so the caller can show it. Plays the best line's move.
-    pub fn search_defend(
-        &mut self,
-        limits: Limits,
-        stop: &Stop,
-        report: &mut dyn FnMut(usize, &Iteration),
-    ) -> Result<Vec<SearchResult>, EngineError> {
-        let lines = self.multi_pv(DEFEND_MAX_LINES, &limits, stop, report, |r| {
-            r.score > -score::WIN_MIN
-        })?;
-        let best = lines.first().ok_or(EngineError::NoMove)?.best;
-        self.commit_own(best)?;
-        Ok(lines)
-    }
-
-    /// Up to `n` searches of the current position, each excluding the earlier lines' first
-    /// moves; stops after the first line `go_on` rejects (that line is kept).
-    fn multi_pv(
-        &mut self,
-        n: usize,
-        limits: &Limits,
-        stop: &Stop,
-        report: &mut dyn FnMut(usize, &Iteration),
-        go_on: impl Fn(&SearchResult) -> bool,
-    ) -> Result<Vec<SearchResult>, EngineError> {
-        if let Some(e) = self.pending_error.take() {
-            return Err(e);
-        }
-        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        if g.outcome().is_some() {
-            return Err(EngineError::GameOver);
-        }
-        let n = n.max(1);
-        let mut lines: Vec<SearchResult> = Vec::new();
-        let mut exclude = limits.exclude.clone();
-        exclude.extend(self.blocked.iter().copied());
-        for i in 0..n {
-            if i > 0 && stop.is_set() {
-                break;
-            }
-            let now = std::time::Instant::now();
-            let share = |t: Option<std::time::Instant>| {
-                t.map(|t| now + t.saturating_duration_since(now) / (n - i) as u32)
-            };
-            let line_limits = Limits {
-                start: Some(now),
-                optimum: share(limits.optimum),
-                maximum: share(limits.maximum),
-                exclude: exclude.clone(),
-                ..limits.clone()
-            };
-            let mut rep = |it: &Iteration| report(i, it);
-            let r = match self.search_current(&line_limits, stop, &mut rep) {
-                Ok(r) => r,
-                Err(EngineError::NoMove) if i > 0 => break,
-                Err(e) => return Err(e),
-            };
-            // A mover that ignores exclusions (Connect Four, m,n,k) repeats itself, and a
-            // depth-0 answer is the fallback once every root candidate is excluded (the
-            // forced-move rules left nothing else worth a line): either ends the list.
-            if exclude.contains(&r.best) || (i > 0 && r.depth == 0) {
-                break;
-            }
-            exclude.push(r.best);
-            let more = go_on(&r);
-            lines.push(r);
-            if !more {
-                break;
-            }
-        }
-        Ok(lines)
-    }
-
-    /// One sub-search of a swap request, step `i` of `n` of `plan`: the best move and the
-    /// settled score ([`opening::settled_score`]) for the side to move. `None` when the plan
-    /// leaves no time to start it (the hard deadline is near, or `stop` is set) or when it was
-    /// cut before its first iteration finished: the depth-0 fallback move carries no score,
-    /// and a 0 taken for "balanced" would pick exactly the openings nobody looked at.
-    fn swap_search(
-        &mut self,
-        g: &AnyGame,
-        plan: &SwapPlan,
-        (i, n): (usize, usize),
-        stop: &Stop,
-    ) -> Option<SearchResult> {
-        if stop.is_set() {
-            return None;
-        }
-        let limits = plan.step(i, n, Instant::now())?;
-        self.ensure_resources(limits.threads).ok()?;
-        let mut iterations = Vec::new();
-        let mut sink = |it: &Iteration| iterations.push((it.depth, it.score));
-        let r = self.search_game(g, &limits, stop, &mut sink)?;
-        let settled = opening::settled_score(&iterations);
-        log::debug!(
-            "swap2 step {i}/{n}: depth {} score {} settled {settled:?} at {} ms \
-             (step max {} ms, move max {} ms)",
-            r.depth,
-            r.score,
-            plan.elapsed_ms(Instant::now()),
-            limits.maximum.map_or(0, |t| plan.elapsed_ms(t)),
-            plan.limits.maximum.map_or(0, |t| plan.elapsed_ms(t)),
-        );
-        if r.depth == 0 {
-            return None;
-        }
-        Some(SearchResult {
-            score: settled.unwrap_or(r.score),
-            ..r
-        })
-    }
-
-    /// Answers `SWAP2BOARD` (and swap1 under `INFO opening_rule swap1`) for `stones`, the
-    /// opening placed so far in move order (black, white, black, …). The engine's own board
-    /// is left alone: after the opening phase the manager sends the agreed position.
-    ///
-    /// Every sub-search shares the move's one hard deadline ([`SwapPlan`]); when time runs
-    /// out the answer is built from the searches that finished, and from the static
-    /// evaluation only when none did.
-    pub fn swap2(
-        &mut self,
-        stones: &[Move],
-        limits: Limits,
-        stop: &Stop,
-    ) -> Result<SwapAnswer, EngineError> {
-        if let Some(e) = self.pending_error.take() {
-            return Err(e);
-        }
-        if !matches!(self.kind, GameKind::Gomoku(_)) {
-            return Err(EngineError::Swap("only gomoku has swap openings".into()));
-        }
-        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        let mut pos = AnyGame::new(self.kind, g.width(), g.height())
-            .map_err(|e| EngineError::BadSize(e.0))?;
-        for &m in stones {
-            Self::check_on_board(&pos, m)?;
-            pos.try_play(m).map_err(|e| EngineError::Move(m, e))?;
-        }
-        let swap1 = self.settings.opening == OpeningRule::Swap1;
-        let plan = SwapPlan::new(limits);
-        match stones.len() {
-            0 => self.propose_three(&pos, &plan, stop),
-            3 => {
-                // The choice takes a third of the time: adding two stones needs the rest.
-                let r = self
-                    .swap_search(&pos, &plan, (0, 3), stop)
-                    .or_else(|| static_result(&pos))
-                    .ok_or(EngineError::NoMove)?;
-                match opening::choose_after_three(r.score, !swap1) {
-                    Choice::Swap => Ok(SwapAnswer::Swap),
-                    Choice::PlayWhite => Ok(SwapAnswer::Move(r.best)),
-                    Choice::AddTwo => self.add_two(&pos, r.best, &plan, stop),
-                }
-            }
-            5 => {
-                let r = self
-                    .swap_search(&pos, &plan, (0, 1), stop)
-                    .or_else(|| static_result(&pos))
-                    .ok_or(EngineError::NoMove)?;
-                match opening::choose_after_five(r.score) {
-                    Choice::PlayWhite | Choice::AddTwo => Ok(SwapAnswer::Move(r.best)),
-                    Choice::Swap => Ok(SwapAnswer::Swap),
-                }
-            }
-            k => Err(EngineError::Swap(format!(
-                "{k} stones given; swap answers need 0, 3 or 5"
-            ))),
-        }
-    }
-
-    /// Swap2 step 1: the three-stone opening whose score for white is nearest zero, so
-    /// that neither colour is the better choice for the opponent. The static evaluation
-    /// first keeps the most balanced few of the candidate shapes, so the searches fit the
-    /// time; the searched scores then decide, and the static ones only if no search
-    /// finished.
-    fn propose_three(
-        &mut self,
-        empty: &AnyGame,
-        plan: &SwapPlan,
-        stop: &Stop,
-    ) -> Result<SwapAnswer, EngineError> {
-        let mut shapes: Vec<([Move; 3], i32)> = Vec::new();
-        for o in opening::swap2_candidates(empty.width(), empty.height()) {
-            let mut p = empty.clone();
-            if o.iter().all(|&m| p.try_play(m).is_ok()) {
-                shapes.push((o, p.evaluate()));
-            }
-        }
-        shapes.sort_by_key(|&(o, v)| (v.abs(), o));
-        shapes.truncate(SWAP_SEARCHED_SHAPES);
-        let n = shapes.len();
-        let mut searched = Vec::new();
-        for (i, &(o, _)) in shapes.iter().enumerate() {
-            if plan.enough(&searched, Instant::now()) {
-                break;
-            }
-            let mut p = empty.clone();
-            for m in o {
-                p.play(m);
-            }
-            match self.swap_search(&p, plan, (i, n), stop) {
-                Some(r) => searched.push((o, r.score)),
-                // No time to start another: the rest would not be searched either.
-                None if plan.too_late(Instant::now()) || stop.is_set() => break,
-                None => {}
-            }
-        }
-        let pool = if searched.is_empty() {
-            &shapes
-        } else {
-            &searched
-        };
-        let (o, _) = opening::most_balanced(pool).ok_or(EngineError::NoMove)?;
-        Ok(SwapAnswer::Stones(o.to_vec()))
-    }
-
-    /// Swap2 step 2, balanced case: white's best stone, then the black stone among black's
-    /// best candidates that leaves white's score nearest zero (searched scores when any
-    /// search finished, static ones otherwise).
-    fn add_two(
-        &mut self,
-        three: &AnyGame,
-        white: Move,
-        plan: &SwapPlan,
-        stop: &Stop,
-    ) -> Result<SwapAnswer, EngineError> {
-        let mut p = three.clone();
-        p.try_play(white).map_err(|e| EngineError::Move(white, e))?;
-        let mut cands = Vec::new();
-        p.candidates(&mut cands);
-        let mut blacks: Vec<(Move, i32)> = Vec::new();
-        for c in cands {
-            if blacks.len() == SWAP_SEARCHED_SHAPES {
-                break;
-            }
-            if p.is_forbidden(c.mv) || p.check_move(c.mv).is_err() {
-                continue;
-            }
-            let mut q = p.clone();
-            q.play(c.mv);
-            blacks.push((c.mv, q.evaluate()));
-        }
-        let n = blacks.len();
-        let mut searched = Vec::new();
-        for (i, &(b, _)) in blacks.iter().enumerate() {
-            if plan.enough(&searched, Instant::now()) {
-                break;
-            }
-            let mut q = p.clone();
-            q.play(b);
-            match self.swap_search(&q, plan, (3 + i, 3 + n), stop) {
-                Some(r) => searched.push((b, r.score)),
-                None if plan.too_late(Instant::now()) || stop.is_set() => break,
-                None => {}
-            }
-        }
-        let pool = if searched.is_empty() {
-            &blacks
-        } else {
-            &searched
-        };
-        let (black, _) = opening::most_balanced(pool).ok_or(EngineError::NoMove)?;
-        Ok(SwapAnswer::Stones(vec![white, black]))
-    }
-
-    /// The debugging report of the current position (`TRACEBOARD`): side to move, static
-    /// evaluation, and the mode's best candidates with their ordering score and the static
-    /// evaluation after each (for the side that played it).
-    pub fn trace(&self) -> Result<Trace, EngineError> {
-        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        let mut list = Vec::new();
-        g.candidates(&mut list);
-        list.truncate(TRACE_CANDIDATES);
-        let mut scratch = g.clone();
-        let candidates = list
-            .iter()
-            .map(|c| {
-                scratch.play(c.mv);
-                let after = -scratch.evaluate();
-                scratch.undo();
-                (c.mv, c.score, after)
-            })
-            .collect();
-        Ok(Trace {
-            to_move: g.side_to_move(),
-            ply: g.ply(),
-            eval: g.evaluate(),
-            outcome: g.outcome(),
-            candidates,
-            blocked: self.blocked.clone(),
-        })
-    }
-
-    /// A short analysis of the current position that plays nothing (`TRACESEARCH`): the
-    /// `n` best lines, each searched to `depth` plies at most within `limits`.
-    pub fn analyse(
-        &mut self,
-        n: usize,
-        depth: u32,
-        limits: Limits,
-        stop: &Stop,
-    ) -> Result<Vec<SearchResult>, EngineError> {
-        // A person asked: use the whole move time (not the soft target) up to the depth cap.
-        let limits = Limits {
-            max_depth: Some(limits.max_depth.map_or(depth, |d| d.min(depth))),
-            optimum: limits.maximum,
-            ..limits
-        };
-        let mut sink = |_: usize, _: &Iteration| {};
-        self.multi_pv(n, &limits, stop, &mut sink, |_| true)
-    }
-    /// The threat solver's own verdict for the side to move (`TRACESEARCH`): a VCF search,
-    /// then a VCT search, on the current position with the budgets the search's root threat
-    /// step uses (`params.root_vcf_*`, `params.root_vct_*`), bounded also by `limits`'
-    /// hard deadline and `stop`. Blocked moves and renju fouls are not filtered: this is
-    /// what the solver itself answers. `Ok(None)` for modes without a threat solver.
-    pub fn threats(&self, limits: &Limits, stop: &Stop) -> Result<Option<Threats>, EngineError> {
-        let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
-        if g.outcome().is_some() {
-            return Err(EngineError::GameOver);
-        }
-        let p = self.params;
-        let mut tl = ThreatLimits {
-            max_nodes: p.root_vcf_nodes,
-            deadline: limits.maximum,
-            stop: Some(stop.clone()),
-        };
-        let cut = || stop.is_set() || limits.past_maximum();
-        let report = crate::with_gomoku!(g, b => {
-            let mut b = b.clone();
-            let mut solver = Solver::new(1 << 18);
-            let vcf = solver.vcf(&mut b, p.root_vcf_depth, &tl);
-            let vcf = ThreatVerdict {
-                line: vcf.map(|w| {
-                    let line = solver.vcf_line();
-                    if line.first() == Some(&w.mv) { line } else { vec![w.mv] }
-                }),
-                win: vcf,
-                nodes: solver.nodes(),
-                budget: tl.max_nodes,
-                timed_out: vcf.is_none() && cut(),
-            };
-            tl.max_nodes = p.root_vct_nodes;
-            let vct = solver.vct(&mut b, p.root_vct_depth, p.vct_vcf_depth, &tl);
-            let vct = ThreatVerdict {
-                line: vct.map(|w| vec![w.mv]),
-                win: vct,
-                nodes: solver.nodes(),
-                budget: tl.max_nodes,
-                timed_out: vct.is_none() && cut(),
-            };
-            Some(Threats { vcf, vct })
-        }, _ => None);
-        Ok(report)
-    }
-}
-
-/// Most lines `YXSEARCHDEFEND` lists.
-pub const DEFEND_MAX_LINES: usize = 8;
-/// How many opening shapes (swap2 step 1) or black stones (step 2) get a short search.
-const SWAP_SEARCHED_SHAPES: usize = 6;
-/// Candidates `TRACEBOARD` lists.
-const TRACE_CANDIDATES: usize = 10;
-
-/// An answer to `SWAP2BOARD`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SwapAnswer {
-    /// Stones to add: three (step 1) or a white and a black one (step 2).
-    Stones(Vec<Move>),
-    /// Take black; the opponent moves next as white.
-    Swap,
-    /// Take white and play this move.
-    Move(Move),
-}
-
-/// The clock of one swap request. Every sub-search runs against the move's own hard
-/// deadline (`maximum`, counted from when the request's line arrived), never a later one,
-/// so the answer is never later than a move would be. The time up to it is shared out
-/// among the steps still to run ([`SwapPlan::step`]), and no step starts once less than
-/// [`SwapPlan::guard`] is left: a search that cannot finish its first iteration answers
-/// nothing useful and only makes the reply later.
-struct SwapPlan {
-    limits: Limits,
-    start: Instant,
-}
-
-impl SwapPlan {
-    fn new(limits: Limits) -> SwapPlan {
-        let start = limits.start.unwrap_or_else(Instant::now);
-        SwapPlan { limits, start }
-    }
-
-    /// The least time a step needs to be worth starting, and the least it is given.
-    fn guard(&self) -> std::time::Duration {
-        let total = self.limits.maximum.map_or(std::time::Duration::ZERO, |h| {
-            h.saturating_duration_since(self.start)
-        });
-        (total / SWAP_GUARD_DIVISOR).max(std::time::Duration::from_millis(SWAP_GUARD_MIN_MS))
-    }
-
-    /// Whether the hard deadline is too near at `now` for another step.
-    fn too_late(&self, now: Instant) -> bool {
-        self.limits.maximum.is_some_and(|h| now + self.guard() >= h)
-    }
-
-    /// Whether a decision with `searched` results so far should start no more steps at
-    /// `now`: past the move's soft target, like a search that starts no new iteration, as
-    /// soon as one step has finished (a stall of the machine then ends the request early
-    /// rather than running the remaining steps up to the hard deadline).
-    fn enough<T>(&self, searched: &[T], now: Instant) -> bool {
-        !searched.is_empty() && self.limits.optimum.is_some_and(|o| now >= o)
-    }
-
-    /// Milliseconds from the request's arrival to `t` (for the log).
-    fn elapsed_ms(&self, t: Instant) -> u128 {
-        t.saturating_duration_since(self.start).as_millis()
-    }
-
-    /// Limits for step `i` of `n` starting at `now`, or `None` when it must not start. The
-    /// time left is shared equally among the steps left (this one included), so a quick
-    /// step's leftover and a slow step's overrun spread over the rest; the soft target
-    /// leaves every step that starts time for a second iteration (see
-    /// [`opening::settled_score`]), the hard one never passes the move's.
-    fn step(&self, i: usize, n: usize, now: Instant) -> Option<Limits> {
-        if self.too_late(now) {
-            return None;
-        }
-        let left = n.saturating_sub(i).max(1) as u32;
-        let guard = self.guard();
-        let share = |t: Instant| now + t.saturating_duration_since(now) / left;
-        let hard = self.limits.maximum;
-        let maximum = hard.map(|h| share(h).max(now + guard).min(h));
-        let optimum = self.limits.optimum.map(|o| {
-            let o = share(o).max(now + guard / 2);
-            maximum.map_or(o, |m| o.min(m))
-        });
-        Some(Limits {
-            start: Some(now),
-            optimum,
-            maximum,
-            max_depth: Some(
-                self.limits
-                    .max_depth
-                    .map_or(SWAP_DEPTH, |d| d.min(SWAP_DEPTH)),
-            ),
-            ..self.limits.clone()
-        })
-    }
-}
-
-/// Depth cap of the swap searches: openings are quiet, and several searches share a move's
-/// time.
-const SWAP_DEPTH: u32 = 8;
-/// A swap step needs at least 1/this of the move's hard time left to start.
-const SWAP_GUARD_DIVISOR: u32 = 25;
-/// … and never less than this, ms.
-const SWAP_GUARD_MIN_MS: u64 = 10;
-
-/// A depth-0 answer for the side to move of `g` from the static evaluation alone: the best
-/// ordered candidate that is not a renju foul. For swap answers when no search finished.
-fn static_result(g: &AnyGame) -> Option<SearchResult> {
-    let mut list = Vec::new();
-    g.candidates(&mut list);
-    let best = list
-        .iter()
-        .filter(|c| g.check_move(c.mv).is_ok() && !g.is_forbidden(c.mv))
-        .max_by_key(|c| c.score)?
-        .mv;
-    Some(SearchResult {
-        best,
-        score: g.evaluate(),
-        depth: 0,
-        nodes: 0,
-        pv: vec![best],
-    })
-}
-
-/// One threat search's answer: the win it proved (first move and plies to the five), its
-/// line (the whole VCF; the first move of a VCT, the solver keeps no VCT line), the nodes
-/// spent out of the budget, and whether the deadline or the stop flag cut it short (a search
-/// that spent its budget or ran out of time may have missed a win).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ThreatVerdict {
-    pub win: Option<ThreatWin>,
-    pub line: Option<Vec<Move>>,
-    pub nodes: u64,
-    pub budget: u64,
-    pub timed_out: bool,
-}
-
-/// The threat solver's verdicts for the side to move.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Threats {
-    pub vcf: ThreatVerdict,
-    pub vct: ThreatVerdict,
-}
-
-/// What `TRACEBOARD` reports.
-#[derive(Clone, Debug)]
-pub struct Trace {
-    pub to_move: Color,
-    pub ply: usize,
-    /// Static evaluation for the side to move.
-    pub eval: i32,
-    pub outcome: Option<crate::game::Outcome>,
-    /// (move, ordering score, static evaluation after it for the side that played it).
-    pub candidates: Vec<(Move, i32, i32)>,
-    pub blocked: Vec<Move>,
 }
 
 #[cfg(test)]
@@ -1451,124 +823,33 @@ mod capture_tests {
         e.start(19, 19).unwrap();
         assert_eq!(e.game().unwrap().captures(), Some([0, 0]));
     }
+
+    #[test]
+    fn a_capturing_move_is_taken_back_with_its_captures() {
+        let mut e = Engine::new();
+        e.set_info("game", "ninuki");
+        e.start(19, 19).unwrap();
+        for (x, y) in [(0, 0), (1, 0), (9, 9), (2, 0), (3, 0)] {
+            e.opponent_move(Move::new(x, y)).unwrap();
+        }
+        let g = e.game().unwrap();
+        assert_eq!(g.captures(), Some([1, 0]));
+        assert_eq!(g.stone_at(Move::new(1, 0)), None);
+        e.takeback(Move::new(3, 0)).unwrap();
+        let g = e.game().unwrap();
+        assert_eq!(g.captures(), Some([0, 0]));
+        assert_eq!(g.stone_at(Move::new(1, 0)), Some(Color::White));
+        assert_eq!(g.stone_at(Move::new(2, 0)), Some(Color::White));
+        // Replayed, it captures again; an occupied cell is refused and changes nothing.
+        e.opponent_move(Move::new(3, 0)).unwrap();
+        assert!(e.opponent_move(Move::new(3, 0)).is_err());
+        assert_eq!(e.game().unwrap().captures(), Some([1, 0]));
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn swap_limits(start: Instant, opt_ms: u64, max_ms: u64) -> Limits {
-        use std::time::Duration;
-        Limits {
-            start: Some(start),
-            optimum: Some(start + Duration::from_millis(opt_ms)),
-            maximum: Some(start + Duration::from_millis(max_ms)),
-            threads: 1,
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn swap_steps_share_the_moves_one_hard_deadline() {
-        use std::time::Duration;
-        let t0 = Instant::now();
-        let plan = SwapPlan::new(swap_limits(t0, 440, 880));
-        let hard = t0 + Duration::from_millis(880);
-        let guard = plan.guard();
-        assert_eq!(guard, Duration::from_millis(880) / 25);
-        // Steps starting at any time: never past the move's hard deadline, never started
-        // within the guard of it, soft target within the hard one.
-        for at in (0..900).step_by(7) {
-            let now = t0 + Duration::from_millis(at);
-            for (i, n) in [(0, 6), (3, 6), (5, 6), (0, 1), (8, 9), (9, 9)] {
-                match plan.step(i, n, now) {
-                    Some(l) => {
-                        assert!(now + guard < hard, "step {i}/{n} started at {at} ms");
-                        let (opt, max) = (l.optimum.unwrap(), l.maximum.unwrap());
-                        assert!(max <= hard && opt <= max && max >= now + guard);
-                        assert_eq!(l.max_depth, Some(SWAP_DEPTH));
-                    }
-                    None => assert!(now + guard >= hard, "step {i}/{n} refused at {at} ms"),
-                }
-            }
-        }
-        // The first of six steps gets a sixth of the time; the last one all that is left.
-        let first = plan.step(0, 6, t0).unwrap();
-        assert_eq!(first.maximum, Some(t0 + Duration::from_millis(880) / 6));
-        let now = t0 + Duration::from_millis(500);
-        assert_eq!(plan.step(5, 6, now).unwrap().maximum, Some(hard));
-        // Past the soft target a step still aims at a second iteration.
-        let late = plan.step(4, 6, now).unwrap();
-        assert_eq!(late.optimum, Some(now + guard / 2));
-        // Past the move's soft target a decision starts no more steps once one finished.
-        assert!(!plan.enough(&[0], t0 + Duration::from_millis(439)));
-        assert!(plan.enough(&[0], t0 + Duration::from_millis(440)));
-        assert!(!plan.enough::<i32>(&[], t0 + Duration::from_millis(800)));
-        // No deadline at all: the steps are bounded by depth only.
-        let free = SwapPlan::new(Limits::depth(20));
-        let l = free.step(3, 6, Instant::now()).unwrap();
-        assert!(l.maximum.is_none() && l.optimum.is_none());
-        assert_eq!(l.max_depth, Some(SWAP_DEPTH));
-    }
-
-    fn swap_engine() -> Engine {
-        let mut e = Engine::new();
-        e.set_info("hash_size", "1024");
-        e.start(15, 15).unwrap();
-        e
-    }
-
-    fn assert_fresh_cells(cells: &[Move], taken: &[Move], k: usize) {
-        assert_eq!(cells.len(), k, "{cells:?}");
-        for (i, c) in cells.iter().enumerate() {
-            assert!(c.x < 15 && c.y < 15 && !taken.contains(c), "{c} taken");
-            assert!(!cells[..i].contains(c), "{c} twice");
-        }
-    }
-
-    #[test]
-    fn swap_answers_with_no_time_left_come_from_the_static_evaluation() {
-        let mut e = swap_engine();
-        let stop = Stop::new();
-        // The deadline has passed already: no step may start, yet each case answers.
-        let gone = swap_limits(Instant::now(), 0, 0);
-        match e.swap2(&[], gone.clone(), &stop).unwrap() {
-            SwapAnswer::Stones(s) => assert_fresh_cells(&s, &[], 3),
-            a => panic!("{a:?}"),
-        }
-        let three = [mv(7, 7), mv(8, 7), mv(9, 9)];
-        match e.swap2(&three, gone.clone(), &stop).unwrap() {
-            SwapAnswer::Stones(s) => assert_fresh_cells(&s, &three, 2),
-            SwapAnswer::Move(m) => assert_fresh_cells(&[m], &three, 1),
-            SwapAnswer::Swap => {}
-        }
-        // Black's open three: even the static evaluation sees that black is better.
-        let five = [mv(7, 7), mv(0, 0), mv(8, 7), mv(14, 14), mv(9, 7)];
-        assert_eq!(e.swap2(&five, gone, &stop).unwrap(), SwapAnswer::Swap);
-        assert_eq!(e.tt.bytes(), 0, "a search ran although the time was up");
-    }
-
-    #[test]
-    fn swap_answers_are_searched_and_legal_within_depth_limits() {
-        let mut e = swap_engine();
-        let stop = Stop::new();
-        let l = Limits::depth(2);
-        match e.swap2(&[], l.clone(), &stop).unwrap() {
-            SwapAnswer::Stones(s) => assert_fresh_cells(&s, &[], 3),
-            a => panic!("{a:?}"),
-        }
-        assert!(e.tt.bytes() > 0, "the proposals were not searched");
-        let five = [mv(7, 7), mv(0, 0), mv(8, 7), mv(14, 14), mv(9, 7)];
-        assert_eq!(e.swap2(&five, l, &stop).unwrap(), SwapAnswer::Swap);
-    }
-
-    #[test]
-    fn mem_total_is_read_from_meminfo() {
-        let t = "MemTotal:       24684144 kB\nMemFree:        1 kB\n";
-        assert_eq!(parse_mem_total_kib(t), Some(24684144));
-        assert_eq!(parse_mem_total_kib("MemFree: 3 kB"), None);
-        assert_eq!(parse_mem_total_kib("MemTotal: lots"), None);
-    }
 
     #[test]
     fn a_later_workable_memory_limit_clears_the_pending_error() {
@@ -1580,17 +861,7 @@ mod tests {
         assert!(e.settings.tt_bytes().is_ok_and(|b| b >= MIN_TT_BYTES));
     }
 
-    #[test]
-    fn absurd_limits_are_capped() {
-        let mut e = Engine::new();
-        e.set_info("thread_num", "100000");
-        assert_eq!(e.settings.threads, Some(MAX_THREADS));
-        e.set_info("hash_size", "999999999999");
-        let b = e.settings.tt_bytes().unwrap_or(0);
-        assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
-    }
-
-    fn mv(x: u8, y: u8) -> Move {
+    pub(super) fn mv(x: u8, y: u8) -> Move {
         Move::new(x, y)
     }
 
@@ -1677,32 +948,6 @@ mod tests {
         assert_eq!(g.stone_at(mv(8, 8)), Some(Color::White));
         e.takeback(mv(8, 8)).unwrap();
         assert!(e.game().unwrap().stone_at(mv(8, 8)).is_none());
-    }
-
-    #[test]
-    fn threat_verdicts_come_from_the_solver_on_the_current_position() {
-        let mut e = Engine::new();
-        let stop = Stop::new();
-        let limits = crate::search::Limits::depth(1);
-        assert_eq!(e.threats(&limits, &stop), Err(EngineError::NoGame));
-        e.start(15, 15).unwrap();
-        // Black has an open three on row 7: the straight four it makes wins (a VCF).
-        let own: Vec<(Move, Stone)> = (5..8).map(|x| (mv(x, 7), Stone::Own)).collect();
-        let opp = [(mv(0, 0), Stone::Opponent), (mv(14, 14), Stone::Opponent)];
-        let list: Vec<(Move, Stone)> = own.into_iter().chain(opp).collect();
-        e.set_board(&list).unwrap();
-        let before = e.game().unwrap().key();
-        let t = e
-            .threats(&limits, &stop)
-            .unwrap()
-            .expect("gomoku has a solver");
-        let line = t.vcf.line.expect("an open three is a VCF");
-        assert_eq!(Some(line[0]), t.vcf.win.map(|w| w.mv));
-        assert!(t.vcf.nodes > 0 && t.vct.win.is_some());
-        assert_eq!(e.game().unwrap().key(), before, "the position is untouched");
-        e.set_info("game", "connect4");
-        e.start(7, 6).unwrap();
-        assert_eq!(e.threats(&limits, &stop), Ok(None));
     }
 
     #[test]

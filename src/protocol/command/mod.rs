@@ -18,6 +18,13 @@ use crate::game::Move;
 use std::collections::VecDeque;
 use std::fmt;
 
+mod args;
+mod block;
+
+use args::{parse_move, parse_nbest, parse_rectstart, parse_start};
+use block::OpenBlock;
+pub use block::{BlockKind, LineError};
+
 /// Smallest board side the parser lets through. Each mode has its own minimum (gomoku 5,
 /// Connect Four 4, m,n,k 3 for tic-tac-toe's `START 3`), checked by the engine when it builds
 /// the board, so the parser only rejects what no mode can use.
@@ -96,43 +103,6 @@ pub enum Field {
     Wall,
 }
 
-/// The multi-line blocks, each closed by `DONE`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BlockKind {
-    Board,
-    YxBoard,
-    Swap2Board,
-    YxBlock,
-    YxBlockUndo,
-}
-
-impl BlockKind {
-    /// The command word that opens the block.
-    pub fn name(self) -> &'static str {
-        match self {
-            BlockKind::Board => "BOARD",
-            BlockKind::YxBoard => "YXBOARD",
-            BlockKind::Swap2Board => "SWAP2BOARD",
-            BlockKind::YxBlock => "YXBLOCK",
-            BlockKind::YxBlockUndo => "YXBLOCKUNDO",
-        }
-    }
-
-    /// Whether data lines carry a third field (`x,y,f`) or only `x,y`.
-    fn has_field(self) -> bool {
-        matches!(self, BlockKind::Board | BlockKind::YxBoard)
-    }
-}
-
-/// Why a data line inside a block was rejected.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LineError {
-    /// Not two non-negative integers that fit a coordinate.
-    BadCoordinates,
-    /// The third field is not 1, 2 or 3 (or is missing / followed by more fields).
-    BadField,
-}
-
 /// A known command with arguments that do not parse. `Display` gives the reason printed
 /// after `ERROR `.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,61 +168,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// A block being collected: its kind, the entries so far, and the first error met.
-#[derive(Debug)]
-struct OpenBlock {
-    kind: BlockKind,
-    entries: Vec<(Move, Field)>,
-    error: Option<ParseError>,
-}
-
-impl OpenBlock {
-    fn new(kind: BlockKind) -> OpenBlock {
-        OpenBlock {
-            kind,
-            entries: Vec::new(),
-            error: None,
-        }
-    }
-
-    /// Takes one data line; keeps only the first error so the report names the culprit.
-    fn push_line(&mut self, line: &str) {
-        if self.error.is_some() {
-            return;
-        }
-        if self.entries.len() >= MAX_BLOCK_ENTRIES {
-            self.error = Some(ParseError::BlockTooLong { block: self.kind });
-            return;
-        }
-        match parse_data_line(line, self.kind.has_field()) {
-            Ok(entry) => self.entries.push(entry),
-            Err(reason) => {
-                self.error = Some(ParseError::BadBlockLine {
-                    block: self.kind,
-                    line: echo(line),
-                    reason,
-                })
-            }
-        }
-    }
-
-    /// The command the block stands for, or its first error.
-    fn finish(self) -> Result<Command, ParseError> {
-        if let Some(e) = self.error {
-            return Err(e);
-        }
-        let entries = self.entries;
-        let moves = || entries.iter().map(|&(m, _)| m).collect::<Vec<_>>();
-        Ok(match self.kind {
-            BlockKind::Swap2Board => Command::Swap2Board(moves()),
-            BlockKind::YxBlock => Command::YxBlock(moves()),
-            BlockKind::YxBlockUndo => Command::YxBlockUndo(moves()),
-            BlockKind::Board => Command::Board(entries),
-            BlockKind::YxBoard => Command::YxBoard(entries),
-        })
-    }
-}
 
 /// The stateful line parser. See the module docs for the feeding discipline.
 #[derive(Debug, Default)]
@@ -462,130 +377,6 @@ fn split_word(line: &str) -> (&str, &str) {
     }
 }
 
-/// A non-negative decimal integer made of ASCII digits only (no sign, no spaces), or `None`
-/// if it is anything else or does not fit a `u64`.
-fn parse_uint(s: &str) -> Option<u64> {
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    s.parse().ok()
-}
-
-/// One board side: an integer in `MIN_SIZE..=MAX_SIZE`.
-fn parse_side(s: &str) -> Option<usize> {
-    parse_uint(s)
-        .filter(|&n| (MIN_SIZE as u64..=MAX_SIZE as u64).contains(&n))
-        .map(|n| n as usize)
-}
-
-/// `START n` or `START w h`.
-fn parse_start(rest: &str) -> Result<Command, ParseError> {
-    const NAME: &str = "START";
-    let bad = || ParseError::BadSize {
-        command: NAME,
-        text: echo(rest),
-    };
-    let mut words = rest.split_whitespace();
-    let (w, h) = match (words.next(), words.next(), words.next()) {
-        (None, _, _) => return Err(ParseError::MissingArgument { command: NAME }),
-        (Some(n), None, _) => (n, n),
-        (Some(w), Some(h), None) => (w, h),
-        _ => return Err(bad()),
-    };
-    match (parse_side(w), parse_side(h)) {
-        (Some(width), Some(height)) => Ok(Command::Start { width, height }),
-        _ => Err(bad()),
-    }
-}
-
-/// `RECTSTART w,h` (spaces around the comma tolerated).
-fn parse_rectstart(rest: &str) -> Result<Command, ParseError> {
-    const NAME: &str = "RECTSTART";
-    if rest.is_empty() {
-        return Err(ParseError::MissingArgument { command: NAME });
-    }
-    let mut parts = rest.split(',').map(str::trim);
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(w), Some(h), None) => match (parse_side(w), parse_side(h)) {
-            (Some(width), Some(height)) => Ok(Command::RectStart { width, height }),
-            _ => Err(ParseError::BadSize {
-                command: NAME,
-                text: echo(rest),
-            }),
-        },
-        _ => Err(ParseError::BadSize {
-            command: NAME,
-            text: echo(rest),
-        }),
-    }
-}
-
-/// `YXNBEST n` with n ≥ 1.
-fn parse_nbest(rest: &str) -> Result<Command, ParseError> {
-    const NAME: &str = "YXNBEST";
-    if rest.is_empty() {
-        return Err(ParseError::MissingArgument { command: NAME });
-    }
-    parse_uint(rest)
-        .filter(|&n| n >= 1)
-        .and_then(|n| usize::try_from(n).ok())
-        .map(Command::YxNBest)
-        .ok_or_else(|| ParseError::BadNumber {
-            command: NAME,
-            text: echo(rest),
-        })
-}
-
-/// A coordinate component: an integer that fits a `Move` field.
-fn parse_coord(s: &str) -> Option<u8> {
-    parse_uint(s.trim()).and_then(|n| u8::try_from(n).ok())
-}
-
-/// `x,y` with exactly one comma (spaces around the numbers tolerated).
-fn parse_move(s: &str) -> Result<Move, ()> {
-    let mut parts = s.split(',');
-    match (parts.next(), parts.next(), parts.next()) {
-        (Some(x), Some(y), None) => match (parse_coord(x), parse_coord(y)) {
-            (Some(x), Some(y)) => Ok(Move::new(x, y)),
-            _ => Err(()),
-        },
-        _ => Err(()),
-    }
-}
-
-/// A block data line: `x,y,f` when `with_field`, else `x,y`. Blocks without a field get
-/// [`Field::Own`] as a filler that [`OpenBlock::finish`] drops.
-fn parse_data_line(line: &str, with_field: bool) -> Result<(Move, Field), LineError> {
-    let parts: Vec<&str> = line.splitn(4, ',').collect();
-    let coords_ok = |x: &str, y: &str| match (parse_coord(x), parse_coord(y)) {
-        (Some(x), Some(y)) => Ok(Move::new(x, y)),
-        _ => Err(LineError::BadCoordinates),
-    };
-    match (with_field, parts.as_slice()) {
-        (false, [x, y]) => Ok((coords_ok(x, y)?, Field::Own)),
-        (true, [x, y, f]) => {
-            let m = coords_ok(x, y)?;
-            let field = match f.trim() {
-                "1" => Field::Own,
-                "2" => Field::Opponent,
-                "3" => Field::Wall,
-                _ => return Err(LineError::BadField),
-            };
-            Ok((m, field))
-        }
-        // Two fields where three are needed: the coordinates may be fine, the field is missing.
-        (true, [x, y]) => {
-            coords_ok(x, y)?;
-            Err(LineError::BadField)
-        }
-        (true, [x, y, _, _]) => {
-            coords_ok(x, y)?;
-            Err(LineError::BadField)
-        }
-        _ => Err(LineError::BadCoordinates),
-    }
-}
-
 /// Input text made safe to print on one protocol line: control characters (a lone `\r`
 /// would end the line on the manager's side) become `?`, and long text is clipped.
 fn echo(s: &str) -> String {
@@ -605,7 +396,7 @@ mod tests {
     use super::*;
 
     /// Feeds lines and collects every result, draining the queue after each line.
-    fn run(lines: &[&str]) -> Vec<Result<Command, ParseError>> {
+    pub(super) fn run(lines: &[&str]) -> Vec<Result<Command, ParseError>> {
         let mut p = Parser::new();
         let mut out = Vec::new();
         for l in lines {
@@ -618,121 +409,14 @@ mod tests {
         out
     }
 
-    fn one(line: &str) -> Result<Command, ParseError> {
+    pub(super) fn one(line: &str) -> Result<Command, ParseError> {
         let mut v = run(&[line]);
         assert_eq!(v.len(), 1, "{line:?} gave {v:?}");
         v.pop().unwrap()
     }
 
-    fn mv(x: u8, y: u8) -> Move {
+    pub(super) fn mv(x: u8, y: u8) -> Move {
         Move::new(x, y)
-    }
-
-    #[test]
-    fn start_square_and_rect() {
-        assert_eq!(
-            one("START 15"),
-            Ok(Command::Start {
-                width: 15,
-                height: 15
-            })
-        );
-        assert_eq!(
-            one("start 15 16"),
-            Ok(Command::Start {
-                width: 15,
-                height: 16
-            })
-        );
-        assert_eq!(
-            one("START 5"),
-            Ok(Command::Start {
-                width: 5,
-                height: 5
-            })
-        );
-        assert_eq!(
-            one("START 32"),
-            Ok(Command::Start {
-                width: 32,
-                height: 32
-            })
-        );
-    }
-
-    #[test]
-    fn start_bad_sizes() {
-        // Too small for gomoku but not for tic-tac-toe: the engine decides by mode.
-        for (line, n) in [("START 1", 1), ("START 3", 3), ("START 4", 4)] {
-            assert_eq!(
-                one(line),
-                Ok(Command::Start {
-                    width: n,
-                    height: n
-                })
-            );
-        }
-        for bad in [
-            "START 0",
-            "START 33",
-            "START 100000",
-            "START -15",
-            "START abc",
-            "START +15",
-            "START 15.0",
-            "START 99999999999999999999999999",
-            "START 15 16 17",
-            "START 15 0",
-        ] {
-            assert!(
-                matches!(
-                    one(bad),
-                    Err(ParseError::BadSize {
-                        command: "START",
-                        ..
-                    })
-                ),
-                "{bad}"
-            );
-        }
-        assert_eq!(
-            one("START"),
-            Err(ParseError::MissingArgument { command: "START" })
-        );
-    }
-
-    #[test]
-    fn rectstart() {
-        assert_eq!(
-            one("RECTSTART 7,6"),
-            Ok(Command::RectStart {
-                width: 7,
-                height: 6
-            })
-        );
-        assert_eq!(
-            one("rectstart 20 , 15"),
-            Ok(Command::RectStart {
-                width: 20,
-                height: 15
-            })
-        );
-        for bad in [
-            "RECTSTART 7",
-            "RECTSTART 7,6,5",
-            "RECTSTART 0,6",
-            "RECTSTART 7,33",
-            "RECTSTART a,b",
-            "RECTSTART 7 6",
-        ] {
-            assert!(matches!(one(bad), Err(ParseError::BadSize { .. })), "{bad}");
-        }
-        assert_eq!(
-            one("RECTSTART"),
-            Err(ParseError::MissingArgument {
-                command: "RECTSTART"
-            })
-        );
     }
 
     #[test]
@@ -761,174 +445,6 @@ mod tests {
     }
 
     #[test]
-    fn moves_parse() {
-        assert_eq!(one("TURN 7,8"), Ok(Command::Turn(mv(7, 8))));
-        assert_eq!(one("turn 0,0\r"), Ok(Command::Turn(mv(0, 0))));
-        assert_eq!(one("PLAY 31,2"), Ok(Command::Play(mv(31, 2))));
-        assert_eq!(one("TAKEBACK 255,255"), Ok(Command::Takeback(mv(255, 255))));
-        assert_eq!(one("TURN 7 , 8"), Ok(Command::Turn(mv(7, 8))));
-    }
-
-    #[test]
-    fn moves_bad_coordinates() {
-        for bad in [
-            "TURN -1,5",
-            "TURN 5,-1",
-            "TURN 256,0",
-            "TURN 0,99999999999999999999999",
-            "TURN 7 8",
-            "TURN 7,8,9",
-            "TURN 7,",
-            "TURN ,7",
-            "TURN x,y",
-            "TURN 7,8 9",
-            "PLAY 1;2",
-            "TAKEBACK 1.5,2",
-        ] {
-            let r = one(bad);
-            assert!(
-                matches!(r, Err(ParseError::BadCoordinates { .. })),
-                "{bad}: {r:?}"
-            );
-            assert!(r.unwrap_err().to_string().starts_with("bad coordinates"));
-        }
-        assert_eq!(
-            one("TURN"),
-            Err(ParseError::MissingArgument { command: "TURN" })
-        );
-    }
-
-    #[test]
-    fn board_block() {
-        let mut p = Parser::new();
-        assert_eq!(p.feed("BOARD"), None);
-        assert!(p.in_block());
-        assert_eq!(p.feed("7,7,1"), None);
-        assert_eq!(p.feed(""), None);
-        assert_eq!(p.feed("8,8,2\r"), None);
-        assert_eq!(p.feed("9,9,3"), None);
-        assert_eq!(
-            p.feed("done"),
-            Some(Ok(Command::Board(vec![
-                (mv(7, 7), Field::Own),
-                (mv(8, 8), Field::Opponent),
-                (mv(9, 9), Field::Wall),
-            ])))
-        );
-        assert!(!p.in_block());
-        assert_eq!(p.next_pending(), None);
-    }
-
-    #[test]
-    fn empty_board_and_other_blocks() {
-        assert_eq!(run(&["BOARD", "DONE"]), vec![Ok(Command::Board(vec![]))]);
-        assert_eq!(
-            run(&["yxboard", "1,2,2", "DONE"]),
-            vec![Ok(Command::YxBoard(vec![(mv(1, 2), Field::Opponent)]))]
-        );
-        assert_eq!(
-            run(&["SWAP2BOARD", "7,7", "8,8", "9,9", "DONE"]),
-            vec![Ok(Command::Swap2Board(vec![mv(7, 7), mv(8, 8), mv(9, 9)]))]
-        );
-        assert_eq!(
-            run(&["YXBLOCK", "3,4", "DONE"]),
-            vec![Ok(Command::YxBlock(vec![mv(3, 4)]))]
-        );
-        assert_eq!(
-            run(&["YXBLOCKUNDO", "3,4", "DONE"]),
-            vec![Ok(Command::YxBlockUndo(vec![mv(3, 4)]))]
-        );
-        // SWAP2BOARD lines carry no field.
-        assert!(matches!(
-            run(&["SWAP2BOARD", "7,7,1", "DONE"])[..],
-            [Err(ParseError::BadBlockLine {
-                reason: LineError::BadCoordinates,
-                ..
-            })]
-        ));
-    }
-
-    #[test]
-    fn board_bad_line_reported_at_done() {
-        for bad in [
-            "7,7,4", "7,7,0", "7,7", "7,7,1,1", "garbage", "-1,2,1", "7,x,1",
-        ] {
-            let mut p = Parser::new();
-            assert_eq!(p.feed("BOARD"), None);
-            assert_eq!(p.feed("1,1,1"), None);
-            assert_eq!(p.feed(bad), None, "{bad}");
-            assert_eq!(p.feed("2,2,2"), None);
-            let r = p.feed("DONE");
-            match r {
-                Some(Err(ParseError::BadBlockLine { block, line, .. })) => {
-                    assert_eq!(block, BlockKind::Board);
-                    assert_eq!(line, bad);
-                }
-                other => panic!("{bad}: {other:?}"),
-            }
-            assert!(!p.in_block());
-            assert_eq!(p.next_pending(), None);
-        }
-        let e = run(&["BOARD", "7,7,4", "DONE"]);
-        assert_eq!(
-            e[0].as_ref().unwrap_err().to_string(),
-            "BOARD line \"7,7,4\": field must be 1, 2 or 3"
-        );
-    }
-
-    #[test]
-    fn command_inside_block_aborts_and_is_kept() {
-        for (word, cmd) in [
-            ("END", Ok(Command::End)),
-            (
-                "START 15",
-                Ok(Command::Start {
-                    width: 15,
-                    height: 15,
-                }),
-            ),
-            ("begin", Ok(Command::Begin)),
-            ("TURN 3,3", Ok(Command::Turn(mv(3, 3)))),
-            (
-                "INFO timeout_turn 500",
-                Ok(Command::Info {
-                    key: "timeout_turn".into(),
-                    value: "500".into(),
-                }),
-            ),
-            (
-                "START 0",
-                Err(ParseError::BadSize {
-                    command: "START",
-                    text: "0".into(),
-                }),
-            ),
-        ] {
-            let out = run(&["BOARD", "7,7,1", word]);
-            assert_eq!(out.len(), 2, "{word}: {out:?}");
-            assert!(
-                matches!(
-                    &out[0],
-                    Err(ParseError::BlockInterrupted {
-                        block: BlockKind::Board,
-                        ..
-                    })
-                ),
-                "{word}"
-            );
-            assert_eq!(out[1], cmd, "{word}");
-        }
-        // A new block opened by the interrupting line is itself collected.
-        let out = run(&["BOARD", "7,7,1", "BOARD", "8,8,2", "DONE"]);
-        assert_eq!(out.len(), 2);
-        assert!(out[0].is_err());
-        assert_eq!(
-            out[1],
-            Ok(Command::Board(vec![(mv(8, 8), Field::Opponent)]))
-        );
-    }
-
-    #[test]
     fn feed_without_draining_loses_nothing() {
         let mut p = Parser::new();
         p.feed("BOARD");
@@ -937,26 +453,6 @@ mod tests {
         assert_eq!(p.feed("ABOUT"), Some(Ok(Command::End)));
         assert_eq!(p.next_pending(), Some(Ok(Command::About)));
         assert_eq!(p.next_pending(), None);
-    }
-
-    #[test]
-    fn done_outside_block() {
-        assert_eq!(one("DONE"), Err(ParseError::DoneOutsideBlock));
-    }
-
-    #[test]
-    fn block_too_long() {
-        let mut p = Parser::new();
-        p.feed("BOARD");
-        for i in 0..(MAX_BLOCK_ENTRIES + 10) {
-            assert_eq!(p.feed(&format!("{},{},1", i % 32, i / 32)), None);
-        }
-        assert_eq!(
-            p.feed("DONE"),
-            Some(Err(ParseError::BlockTooLong {
-                block: BlockKind::Board
-            }))
-        );
     }
 
     #[test]
@@ -982,26 +478,6 @@ mod tests {
                 value: String::new()
             })
         );
-    }
-
-    #[test]
-    fn nbest() {
-        assert_eq!(one("YXNBEST 3"), Ok(Command::YxNBest(3)));
-        for bad in [
-            "YXNBEST 0",
-            "YXNBEST -1",
-            "YXNBEST x",
-            "YXNBEST 99999999999999999999999",
-        ] {
-            assert!(
-                matches!(one(bad), Err(ParseError::BadNumber { .. })),
-                "{bad}"
-            );
-        }
-        assert!(matches!(
-            one("YXNBEST"),
-            Err(ParseError::MissingArgument { .. })
-        ));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! The exact Connect Four solver, after Pascal Pons' published one.
 //!
-//! Negamax with alpha-beta on the bitboards of [`super::position`]; the exact score is found
+//! Negamax with alpha-beta on the bitboards of [`crate::game::connect4::position`]; the exact score is found
 //! by a sequence of null-window searches that bisect the possible range (biased toward 0,
 //! where most positions lie); only moves that do not lose at once are searched, a single
 //! forced block is played without branching, and moves are tried by the number of winning
@@ -20,8 +20,8 @@
 //! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
 //! (node budget, deadline, stop flag); an aborted call returns `None`.
 
-use super::bits::Bits;
-use super::position::{Geometry, Position};
+use crate::game::connect4::bits::Bits;
+use crate::game::connect4::position::{Geometry, Position};
 
 /// How often (in nodes) the abort condition is polled.
 const POLL_INTERVAL: u64 = 4096;
@@ -570,7 +570,7 @@ impl<'a, B: Bits> Solver<'a, B> {
 
 /// Converts an exact solver score into the engine's score scale (plies to the result).
 pub fn to_engine_score(score: i32, cells: usize, moves: usize) -> i32 {
-    use crate::search::score::{mate_in, mated_in};
+    use crate::base::score::{mate_in, mated_in};
     let cells = cells as i32;
     let moves = moves as i32;
     if score > 0 {
@@ -587,8 +587,8 @@ pub fn to_engine_score(score: i32, cells: usize, moves: usize) -> i32 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::position::parse_sequence;
     use super::*;
+    use crate::game::connect4::position::parse_sequence;
 
     fn solve7(seq: &str) -> (i32, u64) {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
@@ -736,7 +736,7 @@ mod tests {
 
     #[test]
     fn engine_score_conversion() {
-        use crate::search::score::{mate_in, mated_in};
+        use crate::base::score::{mate_in, mated_in};
         // Immediate win at move 6 on 7x6: score 18 → mate in 1 ply.
         assert_eq!(to_engine_score(18, 42, 6), mate_in(1));
         assert_eq!(to_engine_score(17, 42, 6), mate_in(3));

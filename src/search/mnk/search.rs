@@ -1,7 +1,7 @@
 //! Move choice for m,n,k: an exact solver where the board is small, a beam search where not.
 //!
 //! Both are one negamax with alpha-beta and principal-variation search over the mate scale
-//! of [`crate::search::score`] (fastest win, slowest loss), sharing one symmetry-folded
+//! of [`crate::base::score`] (fastest win, slowest loss), sharing one symmetry-folded
 //! transposition table. Every node first applies the sound k-in-a-row rules: a side that can
 //! complete a line does so; a side facing two completion cells has lost; facing one, the
 //! block is the only move; a side with no window left free of opponent stones can do no
@@ -20,9 +20,9 @@
 //! deepening with the window evaluation at the leaves.
 
 use super::tt::{Bound, Tt, BUCKET_BYTES};
-use super::{Mnk, ALL_CELLS_MAX};
+use crate::base::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
+use crate::game::mnk::{Mnk, ALL_CELLS_MAX};
 use crate::game::{Game, Move, Outcome};
-use crate::search::score::{is_decisive, mate_in, mated_in, DRAW, INFINITE};
 use crate::search::{Iteration, SearchResult, Stop, ThinkContext};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -566,7 +566,7 @@ impl<'a> Searcher<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{WIN, WIN_MIN};
+    use crate::base::score::{WIN, WIN_MIN};
     use crate::search::Limits;
     use std::collections::HashMap;
 

@@ -16,12 +16,11 @@
 //! [`Tactics`] for the capture board: the capture-aware search uses this solver; the plain
 //! search hands every question to the inner gomoku board, captures unseen.
 
-use super::board::CaptureBoard;
-use super::lines::cells_of;
-use super::rules::{Variant, PAIRS_TO_WIN};
+use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
+use crate::game::gomoku::capture::lines::cells_of;
+use crate::game::gomoku::capture::{CaptureBoard, Variant, PAIRS_TO_WIN};
 use crate::game::gomoku::{Code, MAX_SIZE};
 use crate::game::{Color, Game, Move, Outcome};
-use crate::search::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use std::time::Instant;
 
 /// Nodes between two clock reads.
@@ -192,15 +191,12 @@ pub fn vcf<V: Variant>(
         .map(|(mv, plies)| ThreatWin { mv, plies })
 }
 
-impl<V: Variant> CaptureBoard<V> {
-    /// Whether the opponent of the side to move threatens to win next move: a five point, a
-    /// five on the board still to be broken, or its fifth pair.
-    fn facing_capture_win(&self) -> bool {
-        let opp = self.side_to_move().opponent();
-        self.open_five().is_some()
-            || (self.captured_pairs(opp) + 1 >= PAIRS_TO_WIN
-                && self.rows().capture_cells(opp).1 > 0)
-    }
+/// Whether the opponent of the side to move threatens to win next move: a five on the board
+/// still to be broken, or its fifth pair.
+fn facing_capture_win<V: Variant>(b: &CaptureBoard<V>) -> bool {
+    let opp = b.side_to_move().opponent();
+    b.open_five().is_some()
+        || (b.captured_pairs(opp) + 1 >= PAIRS_TO_WIN && b.rows().capture_cells(opp).1 > 0)
 }
 
 impl<V: Variant> Tactics for CaptureBoard<V> {
@@ -233,11 +229,11 @@ impl<V: Variant> Tactics for CaptureBoard<V> {
     }
 
     fn facing_five(&self) -> bool {
-        self.board.facing_five() || (self.aware && self.facing_capture_win())
+        self.board.facing_five() || (self.aware && facing_capture_win(self))
     }
 
     fn facing_threat(&self) -> bool {
-        self.board.facing_threat() || (self.aware && self.facing_capture_win())
+        self.board.facing_threat() || (self.aware && facing_capture_win(self))
     }
 
     fn opponent_can_four(&self) -> bool {

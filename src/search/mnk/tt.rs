@@ -8,7 +8,7 @@
 //! the entry's own position so they stay right when the same position is reached at another
 //! ply. The table lives inside one search and is single-threaded, so entries are plain data.
 
-use crate::search::score::{from_tt, to_tt};
+use crate::base::score::{from_tt, to_tt};
 
 /// How a stored score bounds the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -154,7 +154,7 @@ impl Tt {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::score::{mate_in, mated_in};
+    use crate::base::score::{mate_in, mated_in};
 
     #[test]
     fn mate_scores_are_relative_to_the_entry() {

@@ -1,0 +1,68 @@
+//! What bounds one search (depth, nodes, the soft and hard deadlines, threads, excluded root
+//! moves) and the flag that stops it.
+
+use crate::base::Move;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+
+/// What bounds one search. `None` fields are unbounded.
+#[derive(Clone, Debug, Default)]
+pub struct Limits {
+    /// When the search started; all durations are measured from here.
+    pub start: Option<Instant>,
+    /// Soft target: do not start a new iteration after this.
+    pub optimum: Option<Instant>,
+    /// Hard stop: the move must be ready by then, whatever the search is doing.
+    pub maximum: Option<Instant>,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// Search threads (Lazy SMP helpers included); 0 means one.
+    pub threads: usize,
+    /// Root moves the search must not play (`YXBLOCK`, multi-PV, opening rules).
+    pub exclude: Vec<Move>,
+}
+
+impl Limits {
+    /// Limits that only bound the depth: deterministic single-thread search (bench, tests).
+    pub fn depth(d: u32) -> Limits {
+        Limits {
+            max_depth: Some(d),
+            threads: 1,
+            ..Limits::default()
+        }
+    }
+
+    /// Whether the hard deadline has passed.
+    #[inline]
+    pub fn past_maximum(&self) -> bool {
+        self.maximum.is_some_and(|t| Instant::now() >= t)
+    }
+
+    /// Whether the soft target has passed.
+    #[inline]
+    pub fn past_optimum(&self) -> bool {
+        self.optimum.is_some_and(|t| Instant::now() >= t)
+    }
+}
+
+/// A shared flag that asks a running search to stop and return its best move now
+/// (`YXSTOP`, `END`, the deadline watchdog).
+#[derive(Clone, Debug, Default)]
+pub struct Stop(Arc<AtomicBool>);
+
+impl Stop {
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+    #[inline]
+    pub fn is_set(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    pub fn set(&self) {
+        self.0.store(true, Ordering::Relaxed)
+    }
+    pub fn clear(&self) {
+        self.0.store(false, Ordering::Relaxed)
+    }
+}

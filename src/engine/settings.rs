@@ -1,0 +1,144 @@
+//! The engine's settings: what `INFO` lines and the command line set, and how the
+//! transposition table is sized from them within the memory the manager allows.
+
+use super::EngineError;
+use crate::game::GameKind;
+use crate::game::GomokuRule;
+use crate::opening::OpeningRule;
+use crate::search::time::Clock;
+use std::collections::HashMap;
+
+/// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
+/// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
+/// 32×32 board with two search threads, `scripts/memory.sh`) plus headroom; see the README.
+pub const BASE_MEMORY: u64 = 6 << 20;
+/// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
+pub const MEMORY_SHARE_PERMILLE: u64 = 750;
+/// Smallest transposition table the engine plays with.
+pub const MIN_TT_BYTES: u64 = 1 << 18;
+/// Table size when the manager sets no memory limit.
+pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
+/// Largest table (`hash_size` included).
+pub const MAX_TT_BYTES: u64 = 8 << 30;
+/// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
+pub const MAX_THREADS: usize = 256;
+/// The `INFO` keys that give the captured pairs of black and white (capture games).
+pub const CAPTURE_KEYS: [&str; 2] = ["captures_black", "captures_white"];
+
+/// Half the machine's physical memory, where the OS tells it: a table sized from an absurd
+/// `hash_size` or `max_memory` would otherwise be touched page by page into the OOM killer.
+fn ram_cap() -> u64 {
+    static CAP: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *CAP.get_or_init(|| {
+        std::fs::read_to_string("/proc/meminfo")
+            .ok()
+            .and_then(|t| parse_mem_total_kib(&t))
+            .map_or(MAX_TT_BYTES, |kib| kib.saturating_mul(1024) / 2)
+    })
+}
+
+/// The `MemTotal:` figure of `/proc/meminfo`, KiB.
+fn parse_mem_total_kib(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Settings taken from `INFO` lines and the command line.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    pub rule: GomokuRule,
+    /// `INFO game`; None = gomoku.
+    pub game: Option<String>,
+    /// `INFO k`: win length for Connect Four / m,n,k.
+    pub k: Option<usize>,
+    pub clock: Clock,
+    /// `max_memory` in bytes; 0 = no limit.
+    pub max_memory: u64,
+    /// `hash_size` in KiB (Rapfi/Yixin convention), overriding the memory-derived size.
+    pub hash_kib: Option<u64>,
+    pub threads: Option<usize>,
+    pub max_depth: Option<u32>,
+    pub max_nodes: Option<u64>,
+    /// `INFO opening_rule`: Pro / Long-Pro placement rules, or swap1.
+    pub opening: OpeningRule,
+    /// Every `INFO` key as received (lower-case keys), for modes that read their own.
+    pub raw: HashMap<String, String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            rule: GomokuRule::Freestyle,
+            game: None,
+            k: None,
+            clock: Clock::default(),
+            max_memory: 0,
+            hash_kib: None,
+            threads: None,
+            max_depth: None,
+            max_nodes: None,
+            opening: OpeningRule::None,
+            raw: HashMap::new(),
+        }
+    }
+}
+
+impl Settings {
+    /// The game kind these settings select.
+    pub fn kind(&self) -> GameKind {
+        let kind = match &self.game {
+            Some(name) => {
+                GameKind::from_name(name, self.rule, self.k).unwrap_or(GameKind::Gomoku(self.rule))
+            }
+            None => GameKind::Gomoku(self.rule),
+        };
+        kind.with_capture_search(self.raw.get("capture_search").map(String::as_str))
+    }
+
+    /// Transposition-table bytes for these settings, or an error when `max_memory` is too
+    /// small for the engine to run at all.
+    pub fn tt_bytes(&self) -> Result<u64, EngineError> {
+        if let Some(kib) = self.hash_kib {
+            return Ok((kib.saturating_mul(1024))
+                .min(ram_cap())
+                .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
+        }
+        if self.max_memory == 0 {
+            return Ok(DEFAULT_TT_BYTES);
+        }
+        let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
+        let tt = allowed.saturating_sub(BASE_MEMORY);
+        if tt < MIN_TT_BYTES {
+            return Err(EngineError::Limit(format!(
+                "max_memory {} is too small: the engine needs at least {} bytes",
+                self.max_memory,
+                (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
+            )));
+        }
+        Ok(tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Engine;
+
+    #[test]
+    fn mem_total_is_read_from_meminfo() {
+        let t = "MemTotal:       24684144 kB\nMemFree:        1 kB\n";
+        assert_eq!(parse_mem_total_kib(t), Some(24684144));
+        assert_eq!(parse_mem_total_kib("MemFree: 3 kB"), None);
+        assert_eq!(parse_mem_total_kib("MemTotal: lots"), None);
+    }
+
+    #[test]
+    fn absurd_limits_are_capped() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "100000");
+        assert_eq!(e.settings.threads, Some(MAX_THREADS));
+        e.set_info("hash_size", "999999999999");
+        let b = e.settings.tt_bytes().unwrap_or(0);
+        assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
+    }
+}

@@ -1,0 +1,151 @@
+//! The alignment evaluation of a Connect Four position: every window of k cells that one
+//! side can still fill is worth stones² / (cells still to fill + 1) to that side, and a
+//! pending threat (a cell that would complete k) adds a bonus that is larger on the rows
+//! where zugzwang favours its owner (odd rows from the bottom for the first player, even
+//! rows for the second).
+
+use super::bits::Bits;
+use super::position::{Geometry, Position};
+use crate::base::score::WIN_MIN;
+
+/// Alignment weight: a window's value is `ALIGN_UNIT · s² / (k − s + 1)`.
+const ALIGN_UNIT: i32 = 16;
+/// Threat (a cell completing k that cannot be played yet) on the owner's good rows.
+const THREAT_GOOD_ROW: i32 = 120;
+/// Threat on the other rows.
+const THREAT_OTHER_ROW: i32 = 50;
+/// Two threats of one side stacked in a column (one cell right above the other): whoever
+/// fills the column up to the lower one, the owner gets one of them, so the pair wins
+/// unless the other side is faster. A few moves deep, beyond a beam's horizon.
+pub(crate) const STACKED_THREATS: i32 = 1500;
+
+/// The windows of a geometry: every line of k cells, and per cell the windows through it.
+pub struct Windows<B: Bits> {
+    pub all: Vec<B>,
+    /// Indexed by `col · height + row`.
+    through: Vec<Vec<usize>>,
+    /// Rows (from the bottom) with even index, i.e. odd rows in 1-based counting.
+    odd_rows: B,
+}
+
+impl<B: Bits> Windows<B> {
+    pub fn new(g: &Geometry<B>) -> Windows<B> {
+        let (w, h, k) = (g.width as i64, g.height as i64, g.k.max(1) as i64);
+        let mut all = Vec::new();
+        let mut through = vec![Vec::new(); g.cells()];
+        for c in 0..w {
+            for r in 0..h {
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (1, -1)] {
+                    let (ec, er) = (c + dc * (k - 1), r + dr * (k - 1));
+                    if ec >= w || er < 0 || er >= h {
+                        continue;
+                    }
+                    let mut mask = B::ZERO;
+                    let idx = all.len();
+                    for i in 0..k {
+                        let (cc, rr) = ((c + dc * i) as usize, (r + dr * i) as usize);
+                        mask = mask | g.cell(cc, rr);
+                        through[cc * g.height + rr].push(idx);
+                    }
+                    all.push(mask);
+                }
+            }
+        }
+        let mut odd_rows = B::ZERO;
+        for c in 0..g.width {
+            for r in (0..g.height).step_by(2) {
+                odd_rows = odd_rows | g.cell(c, r);
+            }
+        }
+        Windows {
+            all,
+            through,
+            odd_rows,
+        }
+    }
+
+    #[inline]
+    fn window_value(k: usize, stones: u32) -> i32 {
+        let s = stones as i32;
+        ALIGN_UNIT * s * s / (k as i32 - s + 1).max(1)
+    }
+
+    /// The alignment evaluation from the side to move's point of view.
+    pub fn evaluate(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+        let me = p.current;
+        let opp = p.current ^ p.mask;
+        let mut v = 0;
+        for &w in &self.all {
+            let (a, b) = ((me & w).count_ones(), (opp & w).count_ones());
+            if b == 0 && a > 0 {
+                v += Self::window_value(g.k, a);
+            } else if a == 0 && b > 0 {
+                v -= Self::window_value(g.k, b);
+            }
+        }
+        // The first player is the one to move when an even number of stones is down.
+        let me_first = p.moves.is_multiple_of(2);
+        let (my_good, opp_good) = if me_first {
+            (self.odd_rows, !self.odd_rows)
+        } else {
+            (!self.odd_rows, self.odd_rows)
+        };
+        let mine = g.winning_cells(me, p.mask);
+        let theirs = g.winning_cells(opp, p.mask);
+        v += THREAT_GOOD_ROW * (mine & my_good).count_ones() as i32
+            + THREAT_OTHER_ROW * (mine & !my_good).count_ones() as i32;
+        v -= THREAT_GOOD_ROW * (theirs & opp_good).count_ones() as i32
+            + THREAT_OTHER_ROW * (theirs & !opp_good).count_ones() as i32;
+        if !(mine & mine.shl(1)).is_zero() {
+            v += STACKED_THREATS;
+        }
+        if !(theirs & theirs.shl(1)).is_zero() {
+            v -= STACKED_THREATS;
+        }
+        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// Σ over the windows through a cell still open for `stones`' owner of s² / (to fill + 1),
+    /// counting the cell as filled: the value of playing there (or of denying it).
+    pub fn cell_value(&self, g: &Geometry<B>, stones: B, others: B, col: usize, row: usize) -> i32 {
+        self.through[col * g.height + row]
+            .iter()
+            .map(|&i| {
+                let w = self.all[i];
+                if (others & w).is_zero() {
+                    Self::window_value(g.k, (stones & w).count_ones() + 1)
+                } else {
+                    0
+                }
+            })
+            .sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::position::parse_sequence;
+
+    #[test]
+    fn window_count_7x6() {
+        // The classic 69 winning lines of Connect Four.
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        assert_eq!(Windows::new(&g).all.len(), 69);
+    }
+
+    #[test]
+    fn evaluation_is_antisymmetric_on_mirrored_colours() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        assert_eq!(w.evaluate(&g, &Position::empty()), 0);
+        // After 4 (X in centre), O to move: O is worse.
+        let p = parse_sequence(&g, "4").unwrap();
+        assert!(w.evaluate(&g, &p) < 0);
+        // The centre cell is worth more than the corner on an empty board.
+        let e = Position::<u64>::empty();
+        assert!(
+            w.cell_value(&g, e.current, e.mask, 3, 0) > w.cell_value(&g, e.current, e.mask, 0, 0)
+        );
+    }
+}
