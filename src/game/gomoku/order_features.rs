@@ -1,6 +1,6 @@
 //! The move ordering as a linear function of counted features, for the tuner.
 //!
-//! A candidate's ordering score ([`super::board::Cell::order`] plus influence) is a fixed
+//! A candidate's ordering score (the cell's `Cell::order` ranks plus influence) is a fixed
 //! part (the cell's eval value to the side that would play it, half of it to the opponent)
 //! plus five fitted weights: the attack and defence rank by code, the attack and defence rank
 //! by pattern combination, and the influence rank times the cell's influence. Listing, for a
