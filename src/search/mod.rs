@@ -10,6 +10,8 @@ pub mod alphabeta;
 pub mod capture;
 pub mod connect4;
 pub mod mnk;
+pub mod params;
+mod root;
 pub mod threats;
 pub mod time;
 pub mod tt;

@@ -13,15 +13,19 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{
-    combine, combo_class, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
-};
+use super::pattern::{table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
-use super::weights;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+
+mod ascii;
+mod cell_terms;
+mod invariants;
+
+pub use ascii::AsciiError;
+
+use cell_terms::{cell_terms, combo_index, combo_table};
 
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 5;
@@ -49,28 +53,6 @@ impl fmt::Display for SizeError {
 }
 
 impl std::error::Error for SizeError {}
-
-/// Why an ASCII picture could not be turned into a board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AsciiError {
-    /// A character other than `.`, `X`, `O`, `#` (spaces are ignored).
-    BadChar(char),
-    /// Rows of different lengths.
-    Ragged,
-    Size(SizeError),
-}
-
-impl fmt::Display for AsciiError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AsciiError::BadChar(c) => write!(f, "unexpected character {c:?} in board picture"),
-            AsciiError::Ragged => f.write_str("board picture rows differ in length"),
-            AsciiError::Size(e) => e.fmt(f),
-        }
-    }
-}
-
-impl std::error::Error for AsciiError {}
 
 /// Cell value in line keys for a stone of colour `c`.
 #[inline]
@@ -193,55 +175,6 @@ impl<R: Rule> Board<R> {
         Ok(b)
     }
 
-    /// Builds a position from a picture: one line per row, `.` empty, `X` black, `O` white,
-    /// `#` wall; spaces and blank lines are ignored. Stones are played alternately in
-    /// row-major order (passes fill in when one colour has more), then a pass if needed so
-    /// that `to_move` is on move. Meant for tests, benches and docs.
-    pub fn from_ascii(picture: &str, to_move: Color) -> Result<Board<R>, AsciiError> {
-        let rows: Vec<Vec<char>> = picture
-            .lines()
-            .map(|l| l.chars().filter(|c| !c.is_whitespace()).collect::<Vec<_>>())
-            .filter(|r| !r.is_empty())
-            .collect();
-        let width = rows.first().map_or(0, |r| r.len());
-        if rows.iter().any(|r| r.len() != width) {
-            return Err(AsciiError::Ragged);
-        }
-        let mut b = Board::new(width, rows.len()).map_err(AsciiError::Size)?;
-        let mut black = Vec::new();
-        let mut white = Vec::new();
-        for (y, row) in rows.iter().enumerate() {
-            for (x, &ch) in row.iter().enumerate() {
-                let m = Move::new(x as u8, y as u8);
-                match ch {
-                    '.' => {}
-                    'X' | 'x' => black.push(m),
-                    'O' | 'o' => white.push(m),
-                    '#' => {
-                        // The cell is on the board and still empty, so this cannot fail.
-                        let _ = b.place_wall(m);
-                    }
-                    other => return Err(AsciiError::BadChar(other)),
-                }
-            }
-        }
-        for k in 0..black.len().max(white.len()) {
-            for list in [&black, &white] {
-                match list.get(k) {
-                    Some(&m) => b.play(m),
-                    None => {
-                        b.pass();
-                    }
-                }
-            }
-        }
-        // The last round may have ended with a pass for white; drop nothing, just fix the turn.
-        if b.side_to_move() != to_move {
-            b.pass();
-        }
-        Ok(b)
-    }
-
     /// Field 3 of BOARD (continuous mode): a cell blocked for both sides. Counted in no
     /// player's patterns (acts as a block for both; in caro it does not count as an opponent
     /// stone). Ok only on an empty on-board cell. Walls are not moves: undo keeps them.
@@ -274,28 +207,6 @@ impl<R: Rule> Board<R> {
             }
         }
         out
-    }
-
-    /// A readable picture for logs/tests: one line per row, `.` empty, `X` black, `O` white,
-    /// `#` wall.
-    pub fn to_ascii(&self) -> String {
-        let mut s = String::with_capacity((self.width + 1) * self.height);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let bit = 1u32 << x;
-                s.push(if self.stones[0][y] & bit != 0 {
-                    'X'
-                } else if self.stones[1][y] & bit != 0 {
-                    'O'
-                } else if self.walls[y] & bit != 0 {
-                    '#'
-                } else {
-                    '.'
-                });
-            }
-            s.push('\n');
-        }
-        s
     }
 
     // ---- pattern accessors (for evaluation, ordering and threat search) ----
@@ -639,184 +550,6 @@ impl<R: Rule> Board<R> {
         }
         None
     }
-
-    /// Recomputes every incremental structure from the stones, walls and move history and
-    /// compares: bitboards, line keys, patterns, codes, values, per-code counts, totals,
-    /// influence, Zobrist key, occupancy. A test and debugging aid (O(cells)); `Err` names
-    /// the first difference.
-    pub fn check_invariants(&self) -> Result<(), String> {
-        let mut stones = [[0u32; MAX_SIZE]; 2];
-        let mut hash = 0;
-        for (k, st) in self.history.iter().enumerate() {
-            if let Some(m) = st.mv {
-                let c = if k % 2 == 0 {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let (x, y) = (m.x as usize, m.y as usize);
-                if stones[0][y] & (1 << x) != 0 || stones[1][y] & (1 << x) != 0 {
-                    return Err(format!("history plays {m} twice"));
-                }
-                stones[c.index()][y] |= 1 << x;
-                hash ^= zobrist(c, x, y);
-            }
-        }
-        if stones != self.stones {
-            return Err("bitboards differ from the history".into());
-        }
-        if hash != self.hash {
-            return Err("zobrist key differs".into());
-        }
-        self.check_derived()
-    }
-
-    /// The part of [`Board::check_invariants`] that reads only the bitboards, not the move
-    /// history: occupancy, Zobrist key, line keys, patterns, codes, values, counts, totals
-    /// and influence. The capture variants use it directly, since captured stones leave the
-    /// board without leaving the history.
-    pub(super) fn check_derived(&self) -> Result<(), String> {
-        let mut hash = 0;
-        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
-            for y in 0..self.height {
-                for x in 0..self.width {
-                    if self.stones[c][y] & (1 << x) != 0 {
-                        hash ^= zobrist(color, x, y);
-                    }
-                }
-            }
-        }
-        if hash != self.hash {
-            return Err("zobrist key differs from the bitboards".into());
-        }
-        let filled: usize = (0..self.height)
-            .map(|y| (self.stones[0][y] | self.stones[1][y] | self.walls[y]).count_ones() as usize)
-            .sum();
-        if filled != self.occupied {
-            return Err("occupied count differs".into());
-        }
-        let mut counts = [[0u16; NUM_CODES]; 2];
-        let mut totals = [[0i32; 2]; 2];
-        for y in 0..self.height {
-            for x in 0..self.width {
-                let cell = &self.cells[self.idx(x, y)];
-                let keys = self.scratch_keys(x, y);
-                if keys != cell.key {
-                    return Err(format!("line keys differ at {x},{y}"));
-                }
-                let mut infl = [0u16; 2];
-                for dy in -2i32..=2 {
-                    for dx in -2i32..=2 {
-                        let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-                        if self.on_board(qx, qy) {
-                            if let Some(c) = self.color_at(qx as usize, qy as usize) {
-                                infl[c.index()] +=
-                                    params::INFLUENCE[(dy + 2) as usize][(dx + 2) as usize];
-                            }
-                        }
-                    }
-                }
-                if infl != cell.influence {
-                    return Err(format!("influence differs at {x},{y}"));
-                }
-                if !self.is_empty_xy(x, y) {
-                    continue;
-                }
-                for (col, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    let mut pats = [Pattern::None; 4];
-                    for d in 0..4 {
-                        pats[d] = self.tables[col].get(keys[d], color);
-                    }
-                    if pats != cell.pat[col] {
-                        return Err(format!("patterns differ at {x},{y} colour {col}"));
-                    }
-                    let t = cell_terms(&pats, R::RENJU && col == 0);
-                    let (code, value) = (t.code, t.value);
-                    if code != cell.code[col]
-                        || value != cell.value[col]
-                        || t.order != cell.order[col]
-                    {
-                        return Err(format!(
-                            "code, value or order differs at {x},{y} colour {col}"
-                        ));
-                    }
-                    counts[col][code as usize] += 1;
-                    totals[col][0] += value[0];
-                    totals[col][1] += value[1];
-                }
-            }
-        }
-        if counts != self.code_count {
-            return Err("per-code counts differ".into());
-        }
-        if totals != self.eval_total {
-            return Err("evaluation totals differ".into());
-        }
-        Ok(())
-    }
-}
-
-/// What a cell's four patterns give one colour: its code, its eval values by role (see
-/// [`Cell::value`]) and its ordering ranks (see [`Cell::order`]).
-#[derive(Clone, Copy, Debug)]
-struct CellTerms {
-    code: Code,
-    value: [i32; 2],
-    order: [i32; 2],
-}
-
-/// [`CellTerms`] for every combination of four patterns.
-type ComboTable = Vec<CellTerms>;
-
-/// Index of four directional patterns in [`combo_table`].
-#[inline]
-fn combo_index(p: &[Pattern; 4]) -> usize {
-    ((p[0] as usize * 10 + p[1] as usize) * 10 + p[2] as usize) * 10 + p[3] as usize
-}
-
-/// [`cell_terms`] for every combination of four patterns (`[renju_black][index]`), so the
-/// hot update is one lookup; 2 × 10^4 entries, built once.
-fn combo_table() -> &'static [ComboTable; 2] {
-    static TABLE: OnceLock<[ComboTable; 2]> = OnceLock::new();
-    TABLE.get_or_init(|| {
-        let build = |renju_black: bool| {
-            (0..10_000usize)
-                .map(|i| {
-                    let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
-                    cell_terms(&[p(0), p(1), p(2), p(3)], renju_black)
-                })
-                .collect()
-        };
-        [build(false), build(true)]
-    })
-}
-
-/// A cell's terms for one colour from its four patterns. Renju black's certain fouls are
-/// worth nothing to the evaluation and rank only by their code.
-#[inline]
-fn cell_terms(pats: &[Pattern; 4], renju_black: bool) -> CellTerms {
-    let code = combine(pats, renju_black);
-    let c = code as usize;
-    if code == Code::Forbidden {
-        return CellTerms {
-            code,
-            value: [0; 2],
-            order: [weights::ORDER_CODE_ATTACK[c], weights::ORDER_CODE_DEFEND[c]],
-        };
-    }
-    let combo = combo_class(pats);
-    let role = |r: usize| -> i32 {
-        let v: i32 = pats.iter().map(|&p| weights::PATTERN[r][p as usize]).sum();
-        v + weights::CODE[r][c] + weights::COMBO[r][combo]
-    };
-    let value = [role(0), role(1)];
-    // The ranks start from the eval value of the cell to the side that would play it (half
-    // of it for a block) and add what the fit found on top, by code and by combination.
-    let order = [
-        weights::ORDER_CODE_ATTACK[c] + value[0] + weights::ORDER_ATTACK[combo],
-        weights::ORDER_CODE_DEFEND[c] + value[0] / 2 + weights::ORDER_DEFEND[combo],
-    ];
-    CellTerms { code, value, order }
 }
 
 impl<R: Rule> Game for Board<R> {

@@ -1,0 +1,176 @@
+//! The tunable parameters of the alpha-beta search (`--param NAME=VALUE`, `INFO` keys of
+//! the same names), their defaults and their parser.
+
+/// Tunable search parameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    /// Moves searched at an interior node, best by ordering first.
+    pub beam: usize,
+    /// Moves searched at the root.
+    pub root_beam: usize,
+    /// Half-width of the first aspiration window, in evaluation units.
+    pub aspiration: i32,
+    /// Deepest nominal depth iterative deepening goes to.
+    pub max_depth: u32,
+    /// Fours a root VCF may chain.
+    pub root_vcf_depth: u32,
+    /// Node budget of the root VCF.
+    pub root_vcf_nodes: u64,
+    /// Threats (fours and threes) a root VCT may chain; 0 turns the root VCT off.
+    pub root_vct_depth: u32,
+    /// Fours each VCT attacker node's VCF may chain.
+    pub vct_vcf_depth: u32,
+    /// Node budget of the root VCT.
+    pub root_vct_nodes: u64,
+    /// Share of the soft time target the root VCF and VCT may use, per mille.
+    pub root_vct_time_permille: u32,
+    /// Fours a leaf VCF may chain; 0 turns leaf VCFs off.
+    pub leaf_vcf_depth: u32,
+    /// Node budget of one leaf VCF.
+    pub leaf_vcf_nodes: u64,
+    /// Late-move reductions: moves from this index on (in ordering) at depth ≥ `lmr_depth`
+    /// are searched one ply shallower first, unless they are tactical.
+    pub lmr_from: usize,
+    pub lmr_depth: i32,
+    /// Moves from this index on are reduced two plies.
+    pub lmr_far: usize,
+    /// Ordering scores at or above this mark a tactical move (a three or a block of one, a
+    /// killer, the table move) that is never reduced.
+    pub lmr_tactical: i32,
+    /// Safety check after the search: root moves (best first) after which the opponent
+    /// has a VCT within this node budget are replaced by the next one; 0 turns it off.
+    pub safety_vct_nodes: u64,
+    /// Root moves the safety check tries at most.
+    pub safety_moves: usize,
+    /// Depth-dependent beam: an interior node at remaining depth `d` searches at most
+    /// `beam_min + beam_step · (d − 1)` moves (and never more than `beam`): the frontier only
+    /// needs the few moves that can change its static value, the saved nodes buy depth.
+    pub beam_min: usize,
+    pub beam_step: usize,
+    /// Node budget of the VCF probe at interior nodes (where the side to move can make a
+    /// four and faces no five): a proven win ends the node at once; 0 turns it off.
+    pub node_vcf_nodes: u64,
+    /// Null-move pruning: at non-PV nodes with at least this depth left whose static value
+    /// is at or above beta and where the opponent has no five, open-four or double-four
+    /// point, the side to move passes; if a search reduced by `nmp_base + depth / nmp_div`
+    /// plies still fails high, the node does. An extra stone never hurts in gomoku, so the
+    /// pass is a sound lower bound. 0 turns it off.
+    pub nmp_depth: i32,
+    pub nmp_base: i32,
+    pub nmp_div: i32,
+    /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
+    /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
+    /// 0 turns it off.
+    pub rfp_depth: i32,
+    pub rfp_margin: i32,
+    /// Logarithmic late-move reductions: when above 0, a non-tactical move `i` at depth `d`
+    /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down, at most `d − 2`)
+    /// instead of the fixed 1 / 2 of `lmr_from` / `lmr_far`.
+    pub lmr_log: i32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            beam: 40,
+            root_beam: 64,
+            aspiration: 60,
+            max_depth: 64,
+            root_vcf_depth: 40,
+            root_vcf_nodes: 200_000,
+            root_vct_depth: 8,
+            vct_vcf_depth: 12,
+            root_vct_nodes: 150_000,
+            root_vct_time_permille: 100,
+            leaf_vcf_depth: 12,
+            leaf_vcf_nodes: 150,
+            lmr_from: 3,
+            lmr_depth: 3,
+            lmr_far: 10,
+            lmr_tactical: 6_000,
+            safety_vct_nodes: 20_000,
+            safety_moves: 6,
+            beam_min: 5,
+            beam_step: 3,
+            node_vcf_nodes: 0,
+            nmp_depth: 0,
+            nmp_base: 2,
+            nmp_div: 4,
+            rfp_depth: 0,
+            rfp_margin: 120,
+            lmr_log: 0,
+        }
+    }
+}
+
+/// Why a parameter assignment was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ParamError {
+    Unknown(String),
+    BadValue(String, String),
+}
+
+impl std::fmt::Display for ParamError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ParamError::Unknown(n) => write!(f, "unknown search parameter {n:?}"),
+            ParamError::BadValue(n, v) => write!(f, "search parameter {n}: bad value {v:?}"),
+        }
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+impl Params {
+    /// Sets one parameter by its field name, so that matches and tuning runs can try values
+    /// without a rebuild (`pbrain-wuzi --param beam=20`).
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), ParamError> {
+        fn parse<T: std::str::FromStr>(n: &str, v: &str) -> Result<T, ParamError> {
+            v.trim()
+                .parse()
+                .map_err(|_| ParamError::BadValue(n.to_string(), v.to_string()))
+        }
+        match name {
+            "beam" => self.beam = parse(name, value)?,
+            "root_beam" => self.root_beam = parse(name, value)?,
+            "aspiration" => self.aspiration = parse(name, value)?,
+            "max_depth" => self.max_depth = parse(name, value)?,
+            "root_vcf_depth" => self.root_vcf_depth = parse(name, value)?,
+            "root_vcf_nodes" => self.root_vcf_nodes = parse(name, value)?,
+            "root_vct_depth" => self.root_vct_depth = parse(name, value)?,
+            "vct_vcf_depth" => self.vct_vcf_depth = parse(name, value)?,
+            "root_vct_nodes" => self.root_vct_nodes = parse(name, value)?,
+            "root_vct_time_permille" => self.root_vct_time_permille = parse(name, value)?,
+            "leaf_vcf_depth" => self.leaf_vcf_depth = parse(name, value)?,
+            "leaf_vcf_nodes" => self.leaf_vcf_nodes = parse(name, value)?,
+            "lmr_from" => self.lmr_from = parse(name, value)?,
+            "lmr_depth" => self.lmr_depth = parse(name, value)?,
+            "lmr_far" => self.lmr_far = parse(name, value)?,
+            "lmr_tactical" => self.lmr_tactical = parse(name, value)?,
+            "safety_vct_nodes" => self.safety_vct_nodes = parse(name, value)?,
+            "safety_moves" => self.safety_moves = parse(name, value)?,
+            "beam_min" => self.beam_min = parse(name, value)?,
+            "beam_step" => self.beam_step = parse(name, value)?,
+            "node_vcf_nodes" => self.node_vcf_nodes = parse(name, value)?,
+            "nmp_depth" => self.nmp_depth = parse(name, value)?,
+            "nmp_base" => self.nmp_base = parse(name, value)?,
+            "nmp_div" => self.nmp_div = parse(name, value)?,
+            "rfp_depth" => self.rfp_depth = parse(name, value)?,
+            "rfp_margin" => self.rfp_margin = parse(name, value)?,
+            "lmr_log" => self.lmr_log = parse(name, value)?,
+            _ => return Err(ParamError::Unknown(name.to_string())),
+        }
+        Ok(())
+    }
+
+    /// Moves an interior node with `depth` plies left searches.
+    pub(super) fn beam_at(&self, depth: i32) -> usize {
+        let d = depth.max(1) as usize - 1;
+        self.beam
+            .min(
+                self.beam_min
+                    .saturating_add(self.beam_step.saturating_mul(d)),
+            )
+            .max(1)
+    }
+}
