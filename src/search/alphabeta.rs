@@ -1,4 +1,4 @@
-//! Iterative-deepening negamax with principal-variation search over any [`Game`].
+//! Iterative-deepening negamax with principal-variation search over any [`Game`](crate::game::Game).
 //!
 //! Every node searches only the mode's candidate moves (the board already applies the
 //! forced-move rules: win now, block a five threat, answer open fours and threes), cut to a
