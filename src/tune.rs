@@ -284,10 +284,16 @@ pub fn loss(samples: &[Sample], w: &[f64], k: f64) -> f64 {
 /// The scale that best maps the evaluation with weights `w` to results (golden-section
 /// search on log K).
 pub fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
-    let f = |lk: f64| loss(samples, w, lk.exp());
-    let (mut a, mut b) = (10f64.ln(), 20_000f64.ln());
+    minimise_log(|k| loss(samples, w, k), 10.0, 20_000.0, 60)
+}
+
+/// The `x` in `[lo, hi]` that minimises `f`, by golden-section search on `ln x` (`f` is
+/// assumed unimodal there): how both tuners fit their scale.
+pub fn minimise_log(f: impl Fn(f64) -> f64, lo: f64, hi: f64, steps: usize) -> f64 {
+    let f = |lx: f64| f(lx.exp());
+    let (mut a, mut b) = (lo.ln(), hi.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..60 {
+    for _ in 0..steps {
         let c = b - g * (b - a);
         let d = a + g * (b - a);
         if f(c) < f(d) {
@@ -299,33 +305,65 @@ pub fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
     ((a + b) / 2.0).exp()
 }
 
+/// Full-batch Adam over a weight vector, with a pull `l2 · |w − start|²` towards the start;
+/// weights that `fitted` rejects never move.
+pub struct Adam<'a> {
+    start: &'a [f64],
+    m: Vec<f64>,
+    v: Vec<f64>,
+    t: i32,
+}
+
+impl<'a> Adam<'a> {
+    pub fn new(start: &'a [f64]) -> Adam<'a> {
+        Adam {
+            start,
+            m: vec![0.0; start.len()],
+            v: vec![0.0; start.len()],
+            t: 0,
+        }
+    }
+
+    /// One step on `w` given the loss gradient `grad` (already averaged).
+    pub fn step(
+        &mut self,
+        w: &mut [f64],
+        grad: &[f64],
+        fitted: impl Fn(usize) -> bool,
+        opts: &TuneOptions,
+    ) {
+        let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+        self.t += 1;
+        for i in 0..w.len() {
+            if !fitted(i) {
+                continue;
+            }
+            let gi = grad[i] + 2.0 * opts.l2 * (w[i] - self.start[i]);
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * gi;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * gi * gi;
+            let mh = self.m[i] / (1.0 - b1.powi(self.t));
+            let vh = self.v[i] / (1.0 - b2.powi(self.t));
+            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
+        }
+    }
+}
+
 /// Full-batch Adam on the mean squared error plus `l2 · |w − start|²`, fitted weights only.
 pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec<f64> {
     let mut w = start.to_vec();
-    let (mut m, mut v) = (vec![0f64; NUM_FEATURES], vec![0f64; NUM_FEATURES]);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    let mut adam = Adam::new(start);
     let n = samples.len().max(1) as f64;
-    for t in 1..=opts.epochs {
+    for _ in 0..opts.epochs {
         let mut grad = vec![0f64; NUM_FEATURES];
         for s in samples {
             let p = sigmoid(eval_of(s, &w) / k);
             // d/dw (p − r)² = 2 (p − r) p (1 − p) x / k
-            let g = 2.0 * (p - f64::from(s.result)) * p * (1.0 - p) / k;
+            let g = 2.0 * (p - f64::from(s.result)) * p * (1.0 - p) / k / n;
             for &(i, x) in &s.features {
                 grad[usize::from(i)] += g * f64::from(x);
             }
         }
-        for i in 0..NUM_FEATURES {
-            if !is_fitted(i) {
-                continue;
-            }
-            let gi = grad[i] / n + 2.0 * opts.l2 * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
-        }
+        adam.step(&mut w, &grad, is_fitted, opts);
     }
     w
 }

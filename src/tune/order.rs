@@ -10,7 +10,9 @@
 //! out. Besides the loss, the fit reports how often the played move is ranked first, in the
 //! top three, and its mean rank: what the search's late-move reductions feel.
 
-use super::{read_lines, replay_game, write_weights, PositionVisitor, TuneOptions};
+use super::{
+    minimise_log, read_lines, replay_game, write_weights, Adam, PositionVisitor, TuneOptions,
+};
 use crate::game::gomoku::features::current_weights;
 use crate::game::gomoku::order_features::{
     current_order_weights, is_order_fitted, OrderCandidate, INFLUENCE_INDEX, NUM_ORDER_FEATURES,
@@ -103,55 +105,29 @@ pub fn rank_stats(samples: &[OrderSample], w: &[f64]) -> (f64, f64, f64) {
 
 /// The temperature that best fits the build's ordering to the moves played.
 pub fn fit_temperature(samples: &[OrderSample], w: &[f64]) -> f64 {
-    let f = |lt: f64| order_loss(samples, w, lt.exp());
-    let (mut a, mut b) = (10f64.ln(), 100_000f64.ln());
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let c = b - g * (b - a);
-        let d = a + g * (b - a);
-        if f(c) < f(d) {
-            b = d;
-        } else {
-            a = c;
-        }
-    }
-    ((a + b) / 2.0).exp()
+    minimise_log(|t| order_loss(samples, w, t), 10.0, 100_000.0, 50)
 }
 
 /// Full-batch Adam on the cross-entropy plus `l2 · |w − start|²`, fitted weights only.
 pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOptions) -> Vec<f64> {
     let mut w = start.to_vec();
-    let (mut m, mut v) = (
-        vec![0f64; NUM_ORDER_FEATURES],
-        vec![0f64; NUM_ORDER_FEATURES],
-    );
-    let (b1, b2, eps) = (0.9, 0.999, 1e-12);
+    let mut adam = Adam::new(start);
     let n = samples.len().max(1) as f64;
     let mut p = Vec::new();
-    for step in 1..=opts.epochs {
+    for _ in 0..opts.epochs {
         let mut grad = vec![0f64; NUM_ORDER_FEATURES];
         for s in samples {
             softmax(s, &w, t, &mut p);
             // d/d score_i of −ln p_played = (p_i − [i = played]) / t
             for (i, c) in s.cands.iter().enumerate() {
-                let g = (p[i] - f64::from(u8::from(i == s.played))) / t;
+                let g = (p[i] - f64::from(u8::from(i == s.played))) / t / n;
                 for &k in c.weights() {
                     grad[usize::from(k)] += g;
                 }
                 grad[INFLUENCE_INDEX] += g * f64::from(c.influence);
             }
         }
-        for i in 0..NUM_ORDER_FEATURES {
-            if !is_order_fitted(i) {
-                continue;
-            }
-            let gi = grad[i] / n + 2.0 * opts.l2 * (w[i] - start[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(step as i32));
-            let vh = v[i] / (1.0 - b2.powi(step as i32));
-            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
-        }
+        adam.step(&mut w, &grad, is_order_fitted, opts);
     }
     w
 }
