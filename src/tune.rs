@@ -126,13 +126,8 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         after.0, after.1
     )?;
     let source = format!(
-        "{} game(s) from {}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
-        games,
-        opts.games
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
+        "{}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
+        games_read(games, opts),
         train.len(),
         before.1,
         after.1
@@ -469,6 +464,12 @@ pub fn weights_source(
         r(influence[0]),
     );
     s
+}
+
+/// "N game(s) from FILE, FILE…", for the source line of the weights.
+fn games_read(games: usize, opts: &TuneOptions) -> String {
+    let files: Vec<String> = opts.games.iter().map(|p| p.display().to_string()).collect();
+    format!("{games} game(s) from {}", files.join(", "))
 }
 
 /// Writes the weights source where the options say.

@@ -165,13 +165,8 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         )?;
     }
     let source = format!(
-        "{} game(s) from {}; {} training positions, T = {t:.1}; held-out loss {:.4} -> {:.4}",
-        games,
-        opts.games
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", "),
+        "{}; {} training positions, T = {t:.1}; held-out loss {:.4} -> {:.4}",
+        super::games_read(games, opts),
         train.len(),
         order_loss(&valid, &start, t),
         order_loss(&valid, &fitted, t),
