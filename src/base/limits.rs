@@ -15,6 +15,9 @@ pub struct Limits {
     pub optimum: Option<Instant>,
     /// Hard stop: the move must be ready by then, whatever the search is doing.
     pub maximum: Option<Instant>,
+    /// Only a per-move limit binds (no match clock): time saved on this move is not
+    /// banked, so a search may keep deepening towards `maximum` past `optimum`.
+    pub per_move: bool,
     pub max_depth: Option<u32>,
     pub max_nodes: Option<u64>,
     /// Search threads (Lazy SMP helpers included); 0 means one.

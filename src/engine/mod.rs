@@ -465,6 +465,7 @@ impl Engine {
             start: Some(received),
             optimum: Some(received + budget.optimum),
             maximum: Some(received + budget.maximum),
+            per_move: budget.per_move,
             max_depth: self.settings.max_depth,
             max_nodes: self.settings.max_nodes,
             threads,

@@ -24,8 +24,10 @@ use std::time::Instant;
 
 /// Deepest ply a search may reach (extensions included).
 pub const MAX_PLY: usize = 96;
-/// Nodes between two clock reads on the main thread.
-const CLOCK_INTERVAL: u64 = 512;
+/// Nodes between two clock reads on the main thread. A clock read costs tens of ns, while a
+/// node of the capture games on 19×19 can take ~100 µs: at 512 nodes their moves ran up to
+/// 100 ms past the hard limit under load.
+const CLOCK_INTERVAL: u64 = 64;
 
 /// Per-thread search state.
 struct Worker<'a, G: Tactics> {
@@ -471,6 +473,23 @@ impl<'a, G: Tactics> Worker<'a, G> {
         line
     }
 
+    /// Whether the next iteration must not start: past the soft target, or with a
+    /// per-move clock past `time_turn` of the hard limit (time saved is lost there).
+    fn past_soft_limit(&self, start: Instant) -> bool {
+        let l = self.limits;
+        let soft = match (l.per_move, l.maximum) {
+            (true, Some(max)) => {
+                start + max.saturating_duration_since(start) * self.params.time_turn / 1000
+            }
+            _ => match l.optimum {
+                Some(opt) => opt,
+                None => return false,
+            },
+        };
+        let soft = l.maximum.map_or(soft, |m| soft.min(m));
+        Instant::now() >= soft
+    }
+
     /// Iterative deepening. Returns the best move of the deepest finished iteration (or of
     /// an unfinished one whose first moves were searched) and reports each iteration.
     fn iterate(
@@ -560,7 +579,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 // A proven result does not change with more depth.
                 break;
             }
-            if self.main && self.limits.past_optimum() {
+            if self.main && self.past_soft_limit(start) {
                 break;
             }
             depth += 1;
@@ -687,6 +706,40 @@ mod tests {
             .map(|r| r.iter().collect::<String>() + "\n")
             .collect();
         Board::<Freestyle>::from_ascii(&pic, to_move).unwrap()
+    }
+
+    /// Past the soft target no new iteration starts, unless only a per-move limit binds:
+    /// then time saved is lost, and the search deepens towards the hard limit.
+    #[test]
+    fn a_per_move_clock_spends_the_turn() {
+        let b = freestyle_15(&[(5, 7), (9, 9)], Color::White);
+        let depth_reached = |per_move: bool| {
+            let mut tt = TranspositionTable::new();
+            tt.resize(1 << 20);
+            let tt = Arc::new(tt);
+            let now = Instant::now();
+            let limits = Limits {
+                start: Some(now),
+                optimum: Some(now),
+                maximum: Some(now + std::time::Duration::from_millis(400)),
+                per_move,
+                max_depth: Some(3),
+                threads: 1,
+                ..Limits::default()
+            };
+            let r = search(
+                &b,
+                &tt,
+                &limits,
+                &Stop::new(),
+                Params::default(),
+                None,
+                &mut |_| {},
+            );
+            r.unwrap().depth
+        };
+        assert_eq!(depth_reached(false), 1);
+        assert_eq!(depth_reached(true), 3);
     }
 
     /// Black has an open three. White's far-away move loses to the straight four, so the

@@ -67,6 +67,9 @@ pub struct Params {
     /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down, at most `d − 2`)
     /// instead of the fixed 1 / 2 of `lmr_from` / `lmr_far`.
     pub lmr_log: i32,
+    /// With a per-move clock only (no match time to save for), no new iteration starts
+    /// after this share of the hard limit, per mille: time left unused is simply lost.
+    pub time_turn: u32,
 }
 
 impl Default for Params {
@@ -99,6 +102,7 @@ impl Default for Params {
             rfp_depth: 0,
             rfp_margin: 120,
             lmr_log: 0,
+            time_turn: 980,
         }
     }
 }
@@ -158,6 +162,7 @@ impl Params {
             "rfp_depth" => self.rfp_depth = parse(name, value)?,
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
+            "time_turn" => self.time_turn = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())

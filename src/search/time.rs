@@ -44,6 +44,9 @@ pub struct Clock {
 pub struct Budget {
     pub optimum: Duration,
     pub maximum: Duration,
+    /// Only a per-move limit binds (no match clock): time a move saves is lost, not
+    /// banked for later moves.
+    pub per_move: bool,
 }
 
 fn reserve(limit: i64) -> i64 {
@@ -83,6 +86,7 @@ impl Clock {
                 return Budget {
                     optimum: ms(PANIC_MS / 2),
                     maximum: ms(PANIC_MS),
+                    per_move: false,
                 };
             }
             let usable = left - reserve(left);
@@ -94,6 +98,7 @@ impl Clock {
         Budget {
             optimum: ms(opt.min(max)),
             maximum: ms(max),
+            per_move: !match_limited,
         }
     }
 }
@@ -110,6 +115,27 @@ mod tests {
         }
         .budget();
         (bu.optimum.as_millis(), bu.maximum.as_millis())
+    }
+
+    /// Only a clock without match time is per-move: there the search may spend the turn.
+    #[test]
+    fn per_move_only_without_a_match_clock() {
+        let per_move = |turn, matches, left| {
+            Clock {
+                turn,
+                matches,
+                left,
+            }
+            .budget()
+            .per_move
+        };
+        assert!(per_move(Some(1000), None, None));
+        assert!(per_move(Some(1000), Some(0), Some(UNLIMITED_MS)));
+        assert!(per_move(None, None, None));
+        assert!(!per_move(Some(5000), Some(120_000), None));
+        assert!(!per_move(Some(5000), Some(120_000), Some(60_000)));
+        assert!(!per_move(None, None, Some(30_000)));
+        assert!(!per_move(Some(1000), Some(0), Some(0)));
     }
 
     #[test]
