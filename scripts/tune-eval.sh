@@ -15,10 +15,11 @@
 #
 # The weights committed with this script were fitted with
 #   pbrain-wuzi tune --epochs 3000 --rate 3 selfplay1/games.jsonl selfplay2/games.jsonl \
-#       selfplay3/games.jsonl sp4/selfplay/games.jsonl
+#       selfplay3/games.jsonl sp4/selfplay/games.jsonl sp5/selfplay/games.jsonl
 # on 2,000 games at timeout_turn 40 (seed 11) and 2,019 at timeout_turn 100 (seed 12) between
-# two copies of 726c934, 837 self-play games of a later build (fitted eval) and 2,500 games at timeout_turn 30 (seed 13) of
-# 851e56b (about 3 ms a move: the engine spends a fraction of timeout_turn).
+# two copies of 726c934, 837 self-play games of a later build (fitted eval), 2,500 games at
+# timeout_turn 30 (seed 13) of 851e56b (about 3 ms a move: the engine spends a fraction of
+# timeout_turn) and 1,681 games at timeout_turn 300 (seed 14) of 851e56b.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 games=2000 turn=100 seed=12 out="" write=0

@@ -412,9 +412,11 @@ pub fn weights_source(
          pub const ORDER_SOURCE: &str = {order_source:?};\n\
          \n\
          /// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
+         #[rustfmt::skip]\n\
          pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n\
          \n\
          /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
+         #[rustfmt::skip]\n\
          pub const CODE: [[i32; {NUM_CODES}]; 2] = [\n    [{}],\n    [{}],\n];\n\
          \n\
          /// Extra eval points per empty cell for its pattern combination (the four directions'\n\
