@@ -69,6 +69,8 @@ pub struct Params {
     pub lmr_log: i32,
     /// With a per-move clock only (no match time to save for), no new iteration starts
     /// after this share of the hard limit, per mille: time left unused is simply lost.
+    /// 700 (the soft target's share) until a longer use of the turn measures better: 980
+    /// scored +8 ± 23 Elo in 900 games at 200 ms/move.
     pub time_turn: u32,
 }
 
@@ -102,7 +104,7 @@ impl Default for Params {
             rfp_depth: 0,
             rfp_margin: 120,
             lmr_log: 0,
-            time_turn: 980,
+            time_turn: 700,
         }
     }
 }
