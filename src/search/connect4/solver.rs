@@ -151,6 +151,25 @@ impl TransTable {
             })
     }
 
+    /// Asks the memory for the bucket of `digest` ahead of its probe. A solve waits on the
+    /// table at nearly every node; a node prefetches its children's buckets before sorting
+    /// its moves, so that their misses overlap instead of coming one after another.
+    #[inline]
+    pub fn prefetch(&self, digest: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let (i, _) = self.slot(digest);
+            let ptr = self.slots[i..].as_ptr() as *const i8;
+            // SAFETY: a prefetch is only a hint: it never faults nor changes memory, and
+            // the pointer lies inside `slots` anyway.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = digest;
+    }
+
     /// Stores a bound (`value` ≠ 0), the cut-off column (kept from an older entry of the
     /// same position when `None`) and the work it took.
     #[inline]
@@ -406,6 +425,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         p: &Position<B>,
         moves: B,
         first: Option<usize>,
+        prefetch: bool,
         out: &mut [(B, u32); 16],
     ) -> usize {
         let mut n = 0;
@@ -415,6 +435,11 @@ impl<'a, B: Bits> Solver<'a, B> {
             let mv = moves & self.g.column_mask(c);
             if mv.is_zero() {
                 continue;
+            }
+            if prefetch {
+                let mut child = *p;
+                child.play(mv);
+                self.tt.prefetch(self.digest(&child).0);
             }
             let score = if first == Some(c) {
                 u32::MAX
@@ -445,7 +470,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let symmetric = p.mirrored(g) == *p;
         let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, None, &mut moves);
+        let n = self.sorted_moves(p, possible, None, false, &mut moves);
         let mut best = None;
         for i in (0..n).rev() {
             let mv = moves[i].0;
@@ -539,7 +564,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
         let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, tt_column, &mut moves);
+        let n = self.sorted_moves(p, possible, tt_column, true, &mut moves);
         for i in (0..n).rev() {
             let mut child = *p;
             child.play(moves[i].0);
