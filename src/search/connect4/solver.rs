@@ -23,6 +23,11 @@
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 
+/// Nodes with at least this many empty cells try the enhanced transposition cut-off (a
+/// child whose stored upper bound already refutes the window cuts without a search). With
+/// the double-threat check, on 40 random 7×6 positions: 52.0M → 42.1M nodes, CPU time
+/// unchanged (6.01 → 5.99 s); public sets 51.8 / 448.0 / 3,292.7 → 51.1 / 408.0 / 2,798.3.
+const ETC_MIN_EMPTY: usize = 12;
 /// How often (in nodes) the abort condition is polled.
 const POLL_INTERVAL: u64 = 4096;
 /// Default table size: 8M entries of 6 bytes (about 50 MB).
@@ -419,42 +424,53 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// Sorted moves (best first) of a mask: the table's cut-off column `first`, then by
-    /// threats created, then centre order.
+    /// threats created, then centre order. For an inner node (`inner`) it also prefetches
+    /// each child's table bucket (the digest goes with the move) and answers `None` when a
+    /// move leaves two winning cells open: that move wins with our next stone (after a
+    /// non-losing move the opponent cannot win at once, and blocks only one cell), the
+    /// best score left, with no child searched.
     fn sorted_moves(
         &self,
         p: &Position<B>,
         moves: B,
         first: Option<usize>,
-        prefetch: bool,
-        out: &mut [(B, u32); 16],
-    ) -> usize {
+        inner: bool,
+        out: &mut [(B, u32, u64); 16],
+    ) -> Option<usize> {
+        let g = self.g;
         let mut n = 0;
         // Insertion in reverse centre order, popping from the back: among equal scores the
         // centre comes first, exactly as Pons' MoveSorter.
         for &c in self.order.iter().rev() {
-            let mv = moves & self.g.column_mask(c);
+            let mv = moves & g.column_mask(c);
             if mv.is_zero() {
                 continue;
             }
-            if prefetch {
+            let threats = g.winning_cells(p.current | mv, p.mask);
+            let mut digest = 0;
+            if inner {
                 let mut child = *p;
                 child.play(mv);
-                self.tt.prefetch(self.digest(&child).0);
+                if (threats & child.possible(g)).has_several() {
+                    return None;
+                }
+                digest = self.digest(&child).0;
+                self.tt.prefetch(digest);
             }
             let score = if first == Some(c) {
                 u32::MAX
             } else {
-                p.move_score(self.g, mv)
+                threats.count_ones()
             };
             let mut pos = n;
             while pos > 0 && out[pos - 1].1 > score {
                 out[pos] = out[pos - 1];
                 pos -= 1;
             }
-            out[pos] = (mv, score);
+            out[pos] = (mv, score, digest);
             n += 1;
         }
-        n
+        Some(n)
     }
 
     /// The root of one null-window iteration: negamax that also names the move.
@@ -469,8 +485,10 @@ impl<'a, B: Bits> Solver<'a, B> {
             return (0, Position::columns_in(g, possible).next());
         }
         let symmetric = p.mirrored(g) == *p;
-        let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, None, false, &mut moves);
+        let mut moves = [(B::ZERO, 0u32, 0u64); 16];
+        let n = self
+            .sorted_moves(p, possible, None, false, &mut moves)
+            .unwrap_or(0);
         let mut best = None;
         for i in (0..n).rev() {
             let mv = moves[i].0;
@@ -563,8 +581,29 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
             }
         }
-        let mut moves = [(B::ZERO, 0u32); 16];
-        let n = self.sorted_moves(p, possible, tt_column, true, &mut moves);
+        let mut moves = [(B::ZERO, 0u32, 0u64); 16];
+        let Some(n) = self.sorted_moves(p, possible, tt_column, true, &mut moves) else {
+            return ((cells - 1 - p.moves) as i32) / 2;
+        };
+        if p.moves + ETC_MIN_EMPTY <= cells {
+            // Enhanced transposition cut-off: a child whose stored upper bound is low
+            // enough refutes this node's window without being searched.
+            for &(mv, _, child_digest) in &moves[..n] {
+                if let Some(probe) = self.tt.get(child_digest) {
+                    let val = probe.value as i32;
+                    if val <= self.max_score - self.min_score + 1 {
+                        let score = -(val + self.min_score - 1);
+                        if score >= beta {
+                            let v = score + self.max_score - 2 * self.min_score + 2;
+                            let col = g.column_of(mv).map(orient);
+                            let work = self.work_since(nodes_before);
+                            self.tt.put(digest, v as u16, col, work);
+                            return score;
+                        }
+                    }
+                }
+            }
+        }
         for i in (0..n).rev() {
             let mut child = *p;
             child.play(moves[i].0);
