@@ -12,7 +12,12 @@
 //! near exact) beyond. A position and its mirror image share one entry (the smaller key),
 //! and at the root the moves of a mirror-symmetric position are searched on one half only.
 //! Beyond Pons: the buckets, the cut-off column and the mirror key, which on the long solves
-//! of early 7×6 positions save about a third of the nodes (first move `1`: 603M → 395M).
+//! of early 7×6 positions save about a third of the nodes (first move `1`: 603M → 395M);
+//! a node prefetches its children's buckets while it sorts its moves (the solve waits on
+//! table misses, and this lets them overlap), tries enhanced transposition cut-offs, and
+//! scores a move that opens two winning cells without searching it. Measured with
+//! `scripts/c4-vs-pons.sh` (150 random positions of 8–14 plies, CPU best of two against
+//! Pons' solver in the same run): 1.26× his time before, 0.85× after.
 //! Pons' bisection of the score range is kept: probing 0 first, which suits the near-0
 //! scores of the opening, made the mid-game positions of the public sets ten times dearer.
 //!
