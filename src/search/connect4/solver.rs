@@ -440,7 +440,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         moves: B,
         first: Option<usize>,
         inner: bool,
-        out: &mut [(B, u32, u64); 16],
+        out: &mut [(B, u32, (u64, bool)); 16],
     ) -> Option<usize> {
         let g = self.g;
         let mut n = 0;
@@ -452,15 +452,15 @@ impl<'a, B: Bits> Solver<'a, B> {
                 continue;
             }
             let threats = g.winning_cells(p.current | mv, p.mask);
-            let mut digest = 0;
+            let mut digest = (0, false);
             if inner {
                 let mut child = *p;
                 child.play(mv);
                 if (threats & child.possible(g)).has_several() {
                     return None;
                 }
-                digest = self.digest(&child).0;
-                self.tt.prefetch(digest);
+                digest = self.digest(&child);
+                self.tt.prefetch(digest.0);
             }
             let score = if first == Some(c) {
                 u32::MAX
@@ -490,7 +490,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             return (0, Position::columns_in(g, possible).next());
         }
         let symmetric = p.mirrored(g) == *p;
-        let mut moves = [(B::ZERO, 0u32, 0u64); 16];
+        let mut moves = [(B::ZERO, 0u32, (0u64, false)); 16];
         let n = self
             .sorted_moves(p, possible, None, false, &mut moves)
             .unwrap_or(0);
@@ -503,7 +503,8 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
             let mut child = *p;
             child.play(mv);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let key = self.digest(&child);
+            let score = -self.negamax(&child, key, -beta, -alpha);
             if self.aborted {
                 return (alpha, best);
             }
@@ -533,7 +534,14 @@ impl<'a, B: Bits> Solver<'a, B> {
 
     /// Pons' negamax, with the cut-off column and the work stored in the table.
     /// Precondition: the side to move cannot win at once.
-    fn negamax(&mut self, p: &Position<B>, mut alpha: i32, mut beta: i32) -> i32 {
+    /// `key` is the position's [`Self::digest`], which the parent computed to prefetch it.
+    fn negamax(
+        &mut self,
+        p: &Position<B>,
+        key: (u64, bool),
+        mut alpha: i32,
+        mut beta: i32,
+    ) -> i32 {
         self.nodes += 1;
         if self.check_abort() {
             return 0;
@@ -562,7 +570,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 return beta;
             }
         }
-        let (digest, flipped) = self.digest(p);
+        let (digest, flipped) = key;
         let orient = |c: usize| if flipped { g.width - 1 - c } else { c };
         let mut tt_column = None;
         if let Some(probe) = self.tt.get(digest) {
@@ -586,14 +594,14 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
             }
         }
-        let mut moves = [(B::ZERO, 0u32, 0u64); 16];
+        let mut moves = [(B::ZERO, 0u32, (0u64, false)); 16];
         let Some(n) = self.sorted_moves(p, possible, tt_column, true, &mut moves) else {
             return ((cells - 1 - p.moves) as i32) / 2;
         };
         if p.moves + ETC_MIN_EMPTY <= cells {
             // Enhanced transposition cut-off: a child whose stored upper bound is low
             // enough refutes this node's window without being searched.
-            for &(mv, _, child_digest) in &moves[..n] {
+            for &(mv, _, (child_digest, _)) in &moves[..n] {
                 if let Some(probe) = self.tt.get(child_digest) {
                     let val = probe.value as i32;
                     if val <= self.max_score - self.min_score + 1 {
@@ -612,7 +620,7 @@ impl<'a, B: Bits> Solver<'a, B> {
         for i in (0..n).rev() {
             let mut child = *p;
             child.play(moves[i].0);
-            let score = -self.negamax(&child, -beta, -alpha);
+            let score = -self.negamax(&child, moves[i].2, -beta, -alpha);
             if self.aborted {
                 return 0;
             }
