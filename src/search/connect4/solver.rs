@@ -18,7 +18,7 @@
 //! scores a move that opens two winning cells without searching it. Measured with
 //! `scripts/c4-vs-pons.sh` (150 random positions of 8–14 plies, CPU best of two against
 //! Pons' solver in the same run): 1.26× his time before, 0.81× after. Only positions of
-//! fewer than [`MIRROR_MAX_MOVES`] stones use the mirror key: deeper, the mirror costs more
+//! fewer than `MIRROR_MAX_MOVES` stones use the mirror key: deeper, the mirror costs more
 //! than the rare shared entry saves.
 //! Pons' bisection of the score range is kept: probing 0 first, which suits the near-0
 //! scores of the opening, made the mid-game positions of the public sets ten times dearer.
