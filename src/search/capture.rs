@@ -239,4 +239,8 @@ impl<V: Variant> Tactics for CaptureBoard<V> {
     fn opponent_can_four(&self) -> bool {
         self.board.opponent_can_four()
     }
+
+    fn can_five(&self) -> bool {
+        self.board.can_five()
+    }
 }

@@ -67,6 +67,26 @@ pub struct Params {
     /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down, at most `d − 2`)
     /// instead of the fixed 1 / 2 of `lmr_from` / `lmr_far`.
     pub lmr_log: i32,
+    /// Quiescence (modes with a search of fours at the leaves): attacker plies in which a
+    /// bare four (one that makes nothing else) is tried; past them only fours that also make
+    /// a three, an open two or a second four are.
+    pub qs_plain: u32,
+    /// Quiescence: attacker plies at most, a guard against long chains of fours.
+    pub qs_max: u32,
+    /// Razoring: at non-PV nodes with at most this depth left and no threat to answer, a
+    /// static value more than `razor_base + razor_mul · depth` below alpha drops into the
+    /// quiescence search, whose value is returned if it stays below alpha. 0 turns it off.
+    pub razor_depth: i32,
+    pub razor_base: i32,
+    pub razor_mul: i32,
+    /// Move-count pruning: at a non-PV node with at most `mcp_depth` plies left that has a
+    /// move not losing, quiet moves past `(mcp_base + depth^1.32)` (halved when the static
+    /// value did not improve on two plies before) are skipped; fours never are. Instead
+    /// of the depth-dependent beam (`beam_min`, `beam_step`) when on; 0 turns it off.
+    pub mcp_depth: i32,
+    pub mcp_base: i32,
+    /// Reverse futility reduced by one ply's margin when the static value improved.
+    pub rfp_improving: bool,
     /// With a per-move clock only (no match time to save for), no new iteration starts
     /// after this share of the hard limit, per mille: time left unused is simply lost.
     /// 700 (the soft target's share) until a longer use of the turn measures better: 980
@@ -105,6 +125,14 @@ impl Default for Params {
             rfp_margin: 120,
             lmr_log: 0,
             time_turn: 700,
+            qs_plain: 2,
+            qs_max: 16,
+            razor_depth: 0,
+            razor_base: 60,
+            razor_mul: 40,
+            mcp_depth: 0,
+            mcp_base: 3,
+            rfp_improving: true,
         }
     }
 }
@@ -165,9 +193,24 @@ impl Params {
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
             "time_turn" => self.time_turn = parse(name, value)?,
+            "qs_plain" => self.qs_plain = parse(name, value)?,
+            "qs_max" => self.qs_max = parse(name, value)?,
+            "razor_depth" => self.razor_depth = parse(name, value)?,
+            "razor_base" => self.razor_base = parse(name, value)?,
+            "razor_mul" => self.razor_mul = parse(name, value)?,
+            "mcp_depth" => self.mcp_depth = parse(name, value)?,
+            "mcp_base" => self.mcp_base = parse(name, value)?,
+            "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
+    }
+
+    /// Move-count pruning's limit at `depth` plies left: quiet moves from this index on are
+    /// skipped (see [`Params::mcp_depth`]).
+    pub(super) fn move_count_limit(&self, depth: i32, improving: bool) -> usize {
+        let n = self.mcp_base + (depth.max(0) as f32).powf(1.32) as i32;
+        (n / if improving { 1 } else { 2 }).max(1) as usize
     }
 
     /// Moves an interior node with `depth` plies left searches.

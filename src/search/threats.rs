@@ -445,6 +445,20 @@ pub trait Tactics: Game {
     /// Whether the opponent of the side to move could make a four if it were to move (O(1)):
     /// only then can it have a VCF.
     fn opponent_can_four(&self) -> bool;
+    /// Whether the side to move can make five at once (O(1)).
+    fn can_five(&self) -> bool;
+    /// Whether the mode's leaves are judged by a quiescence search of fours
+    /// ([`Tactics::quiet_fours`]); otherwise by a VCF probe and the static value.
+    const FOUR_QUIESCENCE: bool = false;
+    /// The quiescence search's moves: the side to move's fours near its own last stone
+    /// (all of its fours when it has none), strongest first; with `plain` false only fours
+    /// that also make a three, an open two or a second four.
+    fn quiet_fours(&self, _plain: bool, _out: &mut Vec<(Move, Code)>) {}
+    /// The codes the side to move and its opponent would get by playing `m`: what the
+    /// move makes for the mover, and what it takes away from the opponent.
+    fn move_codes(&self, _m: Move) -> [Code; 2] {
+        [Code::None; 2]
+    }
 }
 
 impl<R: Rule> Tactics for Board<R> {
@@ -483,6 +497,23 @@ impl<R: Rule> Tactics for Board<R> {
     #[inline]
     fn opponent_can_four(&self) -> bool {
         self.has_code_at_least(self.side_to_move().opponent(), Code::Four)
+    }
+
+    #[inline]
+    fn can_five(&self) -> bool {
+        self.code_count(self.side_to_move(), Code::Five) > 0
+    }
+
+    const FOUR_QUIESCENCE: bool = true;
+
+    fn quiet_fours(&self, plain: bool, out: &mut Vec<(Move, Code)>) {
+        Board::quiet_fours(self, self.own_last_move(), plain, out);
+    }
+
+    #[inline]
+    fn move_codes(&self, m: Move) -> [Code; 2] {
+        let me = self.side_to_move();
+        [self.code(m, me), self.code(m, me.opponent())]
     }
 }
 

@@ -283,6 +283,15 @@ impl<R: Rule> Board<R> {
         self.coords(m).is_some_and(|(x, y)| self.is_empty_xy(x, y))
     }
 
+    /// The side to move's own last stone (two plies back), if the last two plies were moves.
+    pub fn own_last_move(&self) -> Option<Move> {
+        let n = self.history.len();
+        if n < 2 {
+            return None;
+        }
+        self.history[n - 2].mv
+    }
+
     /// Whether any stone (not counting walls) is on the board.
     #[inline]
     pub fn has_stones(&self) -> bool {

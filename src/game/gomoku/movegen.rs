@@ -61,6 +61,8 @@ impl<R: Rule> Board<R> {
         {
             self.defend_three(out);
             drop_fouls(out, &mut scratch);
+        } else if self.code_count(opp, Code::FourThree) > 0 && self.defend_four_three(out) {
+            drop_fouls(out, &mut scratch);
         }
         if out.is_empty() {
             self.push_near(out);
@@ -160,7 +162,7 @@ impl<R: Rule> Board<R> {
         let stops: Vec<(usize, usize)> = tries
             .iter()
             .copied()
-            .filter(|&q| self.stops_all(q, &threats, me))
+            .filter(|&q| self.stops_all(q, &threats, me, Code::is_double_five_threat))
             .collect();
         let keep = if stops.is_empty() { &tries } else { &stops };
         let mut chosen = tried;
@@ -176,11 +178,125 @@ impl<R: Rule> Board<R> {
         self.push_cells_with(out, |b, x, y| chosen[b.idx(x, y)]);
     }
 
+    /// Case 3b: the opponent can make a four-three (a four and an open three in one move),
+    /// which wins unless answered now: the four must be blocked, then the three becomes a
+    /// straight four. The answers are the cells that leave it no four-three (found like
+    /// [`Board::defend_three`]'s, from the line keys), the cells that would make the block
+    /// of its four a four of ours (the block then counters), and our own fours. Returns false
+    /// (no restriction) where the block is already a four of ours, where no answer is found,
+    /// and for renju black's threats, whose threes may be fakes.
+    fn defend_four_three(&self, out: &mut Vec<ScoredMove>) -> bool {
+        let me = self.side_to_move();
+        let opp = me.opponent();
+        if R::RENJU && opp == Color::Black {
+            return false;
+        }
+        let table = table(if opp == Color::Black {
+            R::BLACK
+        } else {
+            R::WHITE
+        });
+        let opp_bits = stone_bits(opp);
+        let mut threats: Vec<(usize, usize)> = Vec::new();
+        let mut tried = vec![false; self.width() * self.height()];
+        let mut tries: Vec<(usize, usize)> = Vec::new();
+        let mut counters: Vec<(usize, usize)> = Vec::new();
+        let mut countered = false;
+        self.for_each_empty(|b, x, y| {
+            if countered || b.code_xy(x, y, opp) != Code::FourThree {
+                return;
+            }
+            threats.push((x, y));
+            let pats = b.cells[b.idx(x, y)].pat[opp.index()];
+            for (d, &(dx, dy)) in DIRS.iter().enumerate() {
+                if pats[d] < Pattern::Three {
+                    continue;
+                }
+                for o in -HALF..=HALF {
+                    let (qx, qy) = (x as i32 + o * dx, y as i32 + o * dy);
+                    if b.on_board(qx, qy) && b.is_empty_xy(qx as usize, qy as usize) {
+                        let q = b.idx(qx as usize, qy as usize);
+                        if !tried[q] {
+                            tried[q] = true;
+                            tries.push((qx as usize, qy as usize));
+                        }
+                    }
+                }
+                if pats[d] != Pattern::Four {
+                    continue;
+                }
+                // The cell that would block the four: where the opponent makes five once
+                // this point is filled.
+                for o in (-4..0).chain(1..=4) {
+                    let (bx, by) = (x as i32 + o * dx, y as i32 + o * dy);
+                    if !b.on_board(bx, by) || !b.is_empty_xy(bx as usize, by as usize) {
+                        continue;
+                    }
+                    let (bx, by) = (bx as usize, by as usize);
+                    let key = b.cells[b.idx(bx, by)].key[d] ^ (opp_bits << (2 * slot(-o)));
+                    if table.get(key, opp) != Pattern::Five {
+                        continue;
+                    }
+                    if b.code_xy(bx, by, me).is_four() {
+                        countered = true;
+                        return;
+                    }
+                    // Our stones that would make that block a four of ours.
+                    for (d2, &(ex, ey)) in DIRS.iter().enumerate() {
+                        for o2 in (-4..0).chain(1..=4) {
+                            let (cx, cy) = (bx as i32 + o2 * ex, by as i32 + o2 * ey);
+                            if !b.on_board(cx, cy) || !b.is_empty_xy(cx as usize, cy as usize) {
+                                continue;
+                            }
+                            let (cx, cy) = (cx as usize, cy as usize);
+                            if b.cells[b.idx(cx, cy)].pat[me.index()][d2] >= Pattern::Three {
+                                counters.push((cx, cy));
+                            }
+                        }
+                    }
+                }
+            }
+        });
+        if countered {
+            return false;
+        }
+        let still = |c: Code| matches!(c, Code::FourThree | Code::DoubleFour | Code::OpenFour);
+        let mut chosen = vec![false; self.width() * self.height()];
+        let mut any = false;
+        for &q in tries
+            .iter()
+            .filter(|&&q| self.stops_all(q, &threats, me, still))
+        {
+            chosen[self.idx(q.0, q.1)] = true;
+            any = true;
+        }
+        if !any {
+            return false;
+        }
+        for &(x, y) in &counters {
+            chosen[self.idx(x, y)] = true;
+        }
+        self.for_each_empty(|b, x, y| {
+            if b.code_xy(x, y, me).is_four() {
+                chosen[b.idx(x, y)] = true;
+            }
+        });
+        self.push_cells_with(out, |b, x, y| chosen[b.idx(x, y)]);
+        true
+    }
+
     /// Whether a stone of `me` on the empty cell `q` leaves the opponent none of its
-    /// open-four / double-four points in `threats`. A stone changes a cell's pattern only on
-    /// the one line they share, so each threat point's patterns are recomputed from its line
-    /// keys with `q` filled in; a stone of ours never gives the opponent a new threat point.
-    fn stops_all(&self, q: (usize, usize), threats: &[(usize, usize)], me: Color) -> bool {
+    /// threat points in `threats` (a point is still a threat when `still` holds for its
+    /// code). A stone changes a cell's pattern only on the one line they share, so each
+    /// threat point's patterns are recomputed from its line keys with `q` filled in; a stone
+    /// of ours never gives the opponent a new threat point.
+    fn stops_all(
+        &self,
+        q: (usize, usize),
+        threats: &[(usize, usize)],
+        me: Color,
+        still: impl Fn(Code) -> bool,
+    ) -> bool {
         let opp = me.opponent();
         let table = table(if opp == Color::Black {
             R::BLACK
@@ -205,7 +321,7 @@ impl<R: Rule> Board<R> {
                 pats[d] = table.get(key, opp);
             }
             let renju_black = R::RENJU && opp == Color::Black;
-            if combine(&pats, renju_black).is_double_five_threat() {
+            if still(combine(&pats, renju_black)) {
                 return false;
             }
         }
@@ -321,6 +437,62 @@ impl<R: Rule> Board<R> {
         }
     }
 
+    /// The side to move's four moves for the quiescence search, strongest first: near
+    /// `near` (a 5×5 square around it and four cells out along its lines: where the fours
+    /// that continue an attack from that stone lie), or anywhere when `near` is `None`.
+    /// With `plain` false only fours that make more than a four (a three, an open two or a
+    /// second four on another line) count: a chain of bare fours rarely changes the
+    /// value of a position, and trying them all makes the leaves explode. Renju black's
+    /// fouls are dropped.
+    pub fn quiet_fours(&self, near: Option<Move>, plain: bool, out: &mut Vec<(Move, Code)>) {
+        let me = self.side_to_move();
+        if !self.has_code_at_least(me, Code::Four) {
+            return;
+        }
+        let col = me.index();
+        let keep = |b: &Self, x: usize, y: usize, out: &mut Vec<(Move, Code)>| {
+            let cell = &b.cells[b.idx(x, y)];
+            let code = cell.code[col];
+            if !code.is_four() {
+                return;
+            }
+            if !plain && code == Code::Four {
+                let extra = cell.pat[col]
+                    .iter()
+                    .filter(|&&p| p >= Pattern::OpenTwo && p < Pattern::Four)
+                    .count();
+                if extra == 0 {
+                    return;
+                }
+            }
+            out.push((Move::new(x as u8, y as u8), code));
+        };
+        match near {
+            None => self.for_each_empty(|b, x, y| keep(b, x, y, out)),
+            Some(c) => {
+                let (cx, cy) = (i32::from(c.x), i32::from(c.y));
+                for dy in -4i32..=4 {
+                    for dx in -4i32..=4 {
+                        let square = dx.abs() <= 2 && dy.abs() <= 2;
+                        let line = dx == 0 || dy == 0 || dx.abs() == dy.abs();
+                        if (dx, dy) == (0, 0) || !(square || line) {
+                            continue;
+                        }
+                        let (x, y) = (cx + dx, cy + dy);
+                        if self.on_board(x, y) && self.is_empty_xy(x as usize, y as usize) {
+                            keep(self, x as usize, y as usize, out);
+                        }
+                    }
+                }
+            }
+        }
+        if R::RENJU && me == Color::Black {
+            out.retain(|&(m, code)| code != Code::FourThree || !self.is_forbidden_black(m));
+        }
+        // Stable: equal codes keep their scan order, so the search stays deterministic.
+        out.sort_by_key(|&(_, code)| std::cmp::Reverse(code));
+    }
+
     /// Appends every empty cell where `c` makes five (a board scan, skipped when the counter
     /// says there is none).
     pub fn five_points(&self, c: Color, out: &mut Vec<Move>) {
@@ -366,11 +538,110 @@ mod tests {
                     + work.code_count(opp, Code::DoubleFour)
                     == 0;
                 work.take(x, y, bits);
-                assert_eq!(b.stops_all((x, y), &threats, me), played, "{x},{y}\n{b:?}");
+                assert_eq!(
+                    b.stops_all((x, y), &threats, me, Code::is_double_five_threat),
+                    played,
+                    "{x},{y}\n{b:?}"
+                );
                 checked += 1;
             });
         });
         checked
+    }
+
+    /// Where the opponent threatens a four-three, every near cell the answer list leaves
+    /// out loses to a VCF (the four-three itself), over pseudo-random games; returns the
+    /// number of left-out cells checked.
+    fn left_out_moves_lose<R: Rule>(seed: u64) -> usize {
+        use crate::search::threats::{Solver, ThreatLimits};
+        let mut checked = 0;
+        let mut solver = Solver::new(1 << 12);
+        random_walk::<R>(seed, 70, 5, |b| {
+            let me = b.side_to_move();
+            let opp = me.opponent();
+            let higher = b.code_count(me, Code::Five)
+                + b.code_count(opp, Code::Five)
+                + b.code_count(opp, Code::OpenFour)
+                + b.code_count(opp, Code::DoubleFour);
+            if higher > 0 || b.code_count(opp, Code::FourThree) == 0 {
+                return;
+            }
+            let mut answers = Vec::new();
+            if !b.defend_four_three(&mut answers) {
+                return;
+            }
+            assert!(!answers.is_empty());
+            let mut near = Vec::new();
+            b.push_near(&mut near);
+            let mut work = b.clone();
+            for m in near.iter().map(|s| s.mv) {
+                if answers.iter().any(|a| a.mv == m) {
+                    continue;
+                }
+                work.play(m);
+                let win = solver.vcf(&mut work, 10, &ThreatLimits::nodes(200_000));
+                work.undo();
+                assert!(win.is_some(), "{m:?} is left out but does not lose\n{b:?}");
+                checked += 1;
+            }
+        });
+        checked
+    }
+
+    #[test]
+    fn four_three_answers_leave_out_only_lost_moves() {
+        let mut n = 0;
+        for seed in 1..40u64 {
+            n += left_out_moves_lose::<Freestyle>(seed * 0x9E37_79B9);
+            n += left_out_moves_lose::<Standard>(seed * 0x85EB_CA6B);
+        }
+        assert!(n > 200, "only {n} left-out cells checked");
+    }
+
+    #[test]
+    fn quiet_fours_near_the_last_stone_and_bare_fours_only_when_asked() {
+        // Black (to move) makes a bare four on row 2 at 1 or 5, and on column 10 a four at
+        // 9 (with an open two on row 9, through the stone at (8,9)) or a bare one at 10.
+        let pic = "
+            ...............
+            ...............
+            O.XXX.O........
+            ...............
+            ...............
+            ..........O....
+            ..........X....
+            ..........X....
+            ..........X....
+            ........X......
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............";
+        let b = Board::<Freestyle>::from_ascii(pic, Color::Black).unwrap();
+        let mut all = Vec::new();
+        b.quiet_fours(None, true, &mut all);
+        let cells: Vec<Move> = all.iter().map(|&(m, _)| m).collect();
+        for m in [
+            Move::new(1, 2),
+            Move::new(5, 2),
+            Move::new(10, 9),
+            Move::new(10, 10),
+        ] {
+            assert!(cells.contains(&m), "{m:?} missing from {cells:?}");
+        }
+        let mut rich = Vec::new();
+        b.quiet_fours(None, false, &mut rich);
+        let rich: Vec<Move> = rich.iter().map(|&(m, _)| m).collect();
+        assert_eq!(
+            rich,
+            vec![Move::new(10, 9)],
+            "only the four with an open two"
+        );
+        let mut near = Vec::new();
+        b.quiet_fours(Some(Move::new(3, 2)), true, &mut near);
+        let near: Vec<Move> = near.iter().map(|&(m, _)| m).collect();
+        assert_eq!(near, vec![Move::new(1, 2), Move::new(5, 2)]);
     }
 
     #[test]

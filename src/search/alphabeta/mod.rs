@@ -12,12 +12,15 @@
 //! table with different subtrees. Only the main thread looks at the clock; it raises a shared
 //! flag when time is up or when it finishes, and its own result is the one played.
 
+mod qsearch;
+
 pub use super::params::{ParamError, Params};
 use super::root::{fallback, root_threats, safety_check};
 use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
+use crate::game::gomoku::Code;
 use crate::game::{Move, Outcome, ScoredMove};
 use std::sync::Arc;
 use std::time::Instant;
@@ -28,6 +31,8 @@ pub const MAX_PLY: usize = 96;
 /// node of the capture games on 19×19 can take ~100 µs: at 512 nodes their moves ran up to
 /// 100 ms past the hard limit under load.
 const CLOCK_INTERVAL: u64 = 64;
+/// Marks a ply whose node had no static value (it faced a threat, or was not reached).
+const NO_EVAL: i32 = i32::MIN;
 
 /// Per-thread search state.
 struct Worker<'a, G: Tactics> {
@@ -46,6 +51,10 @@ struct Worker<'a, G: Tactics> {
     /// History score by cell, per side to move.
     history: Vec<i32>,
     moves: Vec<Vec<ScoredMove>>,
+    /// The quiescence search's four moves, by ply.
+    fours: Vec<Vec<(Move, Code)>>,
+    /// Static value by ply (`NO_EVAL` where the node did not evaluate), for "improving".
+    evals: Vec<i32>,
     width: usize,
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
@@ -82,6 +91,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
+            fours: vec![Vec::new(); MAX_PLY + 1],
+            evals: vec![NO_EVAL; MAX_PLY + 2],
             width,
             next_check: CLOCK_INTERVAL,
             solver: Solver::new(1 << 14),
@@ -150,7 +161,18 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.moves[ply] = list;
     }
 
-    fn negamax(&mut self, depth: i32, ply: u32, mut alpha: i32, mut beta: i32, pv: bool) -> i32 {
+    fn negamax(
+        &mut self,
+        depth: i32,
+        ply: u32,
+        mut alpha: i32,
+        mut beta: i32,
+        pv: bool,
+        cut: bool,
+    ) -> i32 {
+        if depth <= 0 && G::FOUR_QUIESCENCE {
+            return self.qsearch(ply, alpha, beta, 0);
+        }
         self.nodes += 1;
         self.seldepth = self.seldepth.max(ply);
         if let Some(o) = self.game.outcome() {
@@ -162,6 +184,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if ply as usize >= MAX_PLY {
             return self.game.evaluate();
         }
+        let p = ply as usize;
+        self.evals[p] = NO_EVAL;
         let mut depth = depth;
         let quiescence = depth <= 0;
         if quiescence {
@@ -211,19 +235,38 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
-        // Neither prune where the opponent can make a four: it may have a VCF that the
-        // static value and a reduced search do not see.
-        if (self.params.rfp_depth > 0 || self.params.nmp_depth > 0)
-            && !pv
-            && !quiescence
-            && !is_decisive(beta)
-            && !self.game.facing_threat()
-            && !self.game.opponent_can_four()
-        {
+        // The static value, where the node has a choice: a node that must answer a five or an
+        // open four's threat has none, and its value is what the answers give.
+        let threatened = self.game.facing_threat();
+        let improving = if !threatened && !quiescence {
             let eval = self.game.evaluate();
+            self.evals[p] = eval;
+            p < 2 || self.evals[p - 2] == NO_EVAL || eval > self.evals[p - 2]
+        } else {
+            false
+        };
+        let eval = self.evals[p];
+        if !pv && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
+            // Razoring: far below alpha near the leaves, only a four can bring it back, and
+            // the quiescence search tries exactly those.
+            if G::FOUR_QUIESCENCE
+                && depth <= self.params.razor_depth
+                && eval + self.params.razor_base + self.params.razor_mul * depth < alpha
+            {
+                let v = self.qsearch(ply, alpha, alpha + 1, 0);
+                if v < alpha || self.aborted {
+                    return v;
+                }
+            }
             // Reverse futility: far enough above beta that the few plies left will not
-            // bring it back.
-            if depth <= self.params.rfp_depth && eval - self.params.rfp_margin * depth >= beta {
+            // bring it back. Not where the opponent can make a four: it may have a VCF that
+            // the static value does not see.
+            let margin = self.params.rfp_margin
+                * (depth - i32::from(improving && self.params.rfp_improving));
+            if depth <= self.params.rfp_depth
+                && eval - margin >= beta
+                && !self.game.opponent_can_four()
+            {
                 return eval;
             }
             // Null move: not twice in a row (the last move a pass), which would only hand
@@ -231,11 +274,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if self.params.nmp_depth > 0
                 && depth >= self.params.nmp_depth
                 && eval >= beta
+                && !self.game.opponent_can_four()
                 && self.game.last_move().is_some()
                 && self.game.pass()
             {
                 let r = self.params.nmp_base + depth / self.params.nmp_div.max(1);
-                let s = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+                let s = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false, !cut);
                 self.game.undo();
                 if self.aborted {
                     return 0;
@@ -246,7 +290,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
-        let p = ply as usize;
         let alpha0 = alpha;
         let mut best = -INFINITE;
         let mut best_move = None;
@@ -261,7 +304,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         });
         if let Some(m) = staged {
             self.game.play(m);
-            let s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv);
+            let s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv, !cut && !pv);
             self.game.undo();
             if self.aborted {
                 return 0;
@@ -283,13 +326,25 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             }
         }
-        self.order(p, tt_move, self.params.beam_at(depth));
+        let move_count_pruning = self.params.mcp_depth > 0;
+        let beam = if move_count_pruning {
+            self.params.beam
+        } else {
+            self.params.beam_at(depth)
+        };
+        self.order(p, tt_move, beam);
         let n = self.moves[p].len();
         if n == 0 {
             return if best_move.is_some() { best } else { DRAW };
         }
         // A lone candidate is a forced reply: search it without spending depth.
         let ext = if n == 1 && !quiescence { 1 } else { 0 };
+        let limit = if move_count_pruning && !pv && depth <= self.params.mcp_depth {
+            self.params.move_count_limit(depth, improving)
+        } else {
+            usize::MAX
+        };
+        let mut searched = usize::from(staged.is_some());
         for i in 0..n {
             let ScoredMove {
                 mv: m,
@@ -298,19 +353,30 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if Some(m) == staged {
                 continue;
             }
+            let attack = if move_count_pruning || self.params.lmr_log > 0 {
+                self.game.move_codes(m)[0]
+            } else {
+                Code::None
+            };
+            // Move-count pruning: once a move that does not lose is in hand, the late quiet
+            // moves of a shallow node are not worth their subtrees.
+            if searched >= limit && best > -WIN_MIN && !attack.is_four() {
+                continue;
+            }
+            searched += 1;
             self.game.play(m);
             let d = depth - 1 + ext;
             let mut s;
-            if i == 0 && staged.is_none() {
-                s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
+            if searched == 1 {
+                s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
             } else {
-                let r = self.reduction(i, depth, order);
-                s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false);
+                let r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
+                s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false);
+                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false, !cut);
                 }
-                if s > alpha && s < beta && !self.aborted {
-                    s = -self.negamax(d, ply + 1, -beta, -alpha, pv);
+                if pv && s > alpha && s < beta && !self.aborted {
+                    s = -self.negamax(d, ply + 1, -beta, -alpha, true, false);
                 }
             }
             self.game.undo();
@@ -357,15 +423,45 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.history[hi] += depth * depth;
     }
 
-    /// Plies by which the `i`-th move (ordering score `order`) is searched shallower first.
+    /// Plies by which the `i`-th move searched (from 0; ordering score `order`, the code
+    /// `attack` it makes for the mover) is searched shallower first.
+    #[allow(clippy::too_many_arguments)]
     #[inline]
-    fn reduction(&self, i: usize, depth: i32, order: i32) -> i32 {
+    fn reduction(
+        &self,
+        i: usize,
+        depth: i32,
+        order: i32,
+        pv: bool,
+        cut: bool,
+        improving: bool,
+        attack: Code,
+    ) -> i32 {
         let p = &self.params;
+        if p.lmr_log > 0 {
+            // Logarithmic in both depth and move number, as in the chess engines; fours
+            // are never reduced (they force the reply), threes and strong blocks less.
+            if depth < 2 || attack.is_four() {
+                return 0;
+            }
+            let mut r =
+                ((depth as f32).ln() * ((i + 1) as f32).ln() * p.lmr_log as f32 / 100.0) as i32;
+            if !pv && !improving && r >= 1 {
+                r += 1;
+            }
+            if pv {
+                r -= 1;
+            }
+            if cut {
+                r += 1;
+            }
+            if order >= p.lmr_tactical {
+                r -= 1;
+            }
+            return r.clamp(0, depth - 1);
+        }
         if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
             0
-        } else if p.lmr_log > 0 {
-            let r = (depth as f32).ln() * (i as f32).ln() * p.lmr_log as f32 / 100.0;
-            (r as i32).clamp(1, (depth - 2).max(1))
         } else if i >= p.lmr_far && depth > p.lmr_depth {
             2
         } else {
@@ -414,11 +510,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
             self.game.play(m);
             let mut s;
             if best.is_none() {
-                s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
+                s = -self.negamax(depth - 1, 1, -beta, -alpha, true, false);
             } else {
-                s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false);
+                s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false, true);
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.negamax(depth - 1, 1, -beta, -alpha, true);
+                    s = -self.negamax(depth - 1, 1, -beta, -alpha, true, false);
                 }
             }
             self.game.undo();
@@ -768,6 +864,57 @@ mod tests {
         };
         let kept = safety_check(&b, r, &[far, block], &limits, &stop, &off);
         assert_eq!(kept.best, far);
+    }
+
+    /// A win by three fours is seen at depth 1 with every threat solver switched off: the
+    /// quiescence search plays the fours out at the leaves.
+    #[test]
+    fn quiescence_finds_a_vcf_behind_a_one_ply_search() {
+        let pic = "
+            ............O..
+            ...........X...
+            ..........X....
+            ........OX.....
+            ...............
+            ........X......
+            ........X......
+            ...OXXX........
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............";
+        let b = Board::<Freestyle>::from_ascii(pic, Color::Black).unwrap();
+        let no_solvers = Params {
+            root_vcf_depth: 0,
+            root_vct_depth: 0,
+            leaf_vcf_depth: 0,
+            node_vcf_nodes: 0,
+            ..Params::default()
+        };
+        let run = |params: Params| {
+            let tt = Arc::new(TranspositionTable::new());
+            search(
+                &b,
+                &tt,
+                &Limits::depth(1),
+                &Stop::new(),
+                params,
+                None,
+                &mut |_| {},
+            )
+            .unwrap()
+        };
+        let r = run(no_solvers);
+        assert!(r.score >= WIN_MIN, "{r:?}");
+        // With no quiescence moves at all the same search sees no win.
+        let r = run(Params {
+            qs_max: 0,
+            ..no_solvers
+        });
+        assert!(r.score < WIN_MIN, "{r:?}");
     }
 
     #[test]
