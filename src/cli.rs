@@ -192,6 +192,12 @@ pub struct TuneArgs {
     /// Fit the move-ordering weights to the moves played instead of the evaluation
     #[arg(long)]
     pub order: bool,
+    /// A teacher's search scores of the positions (lines `pos score`, as scripts/label-positions.py writes them)
+    #[arg(long, value_name = "FILE")]
+    pub teacher: Option<std::path::PathBuf>,
+    /// Share of the teacher's score in each position's target (the game result has the rest)
+    #[arg(long, value_name = "W", default_value_t = 0.5)]
+    pub teacher_weight: f64,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -208,6 +214,8 @@ impl TuneArgs {
             order: self.order,
             rate: self.rate,
             l2: self.l2,
+            teacher: self.teacher.clone(),
+            teacher_weight: self.teacher_weight,
         }
     }
 }

@@ -68,6 +68,10 @@ pub struct TuneOptions {
     pub l2: f64,
     /// Fit the move-ordering weights to the moves played instead of the evaluation.
     pub order: bool,
+    /// A teacher engine's search scores of the positions (`pos score` lines).
+    pub teacher: Option<PathBuf>,
+    /// Share of the teacher's win probability in a position's target.
+    pub teacher_weight: f64,
 }
 
 impl Default for TuneOptions {
@@ -80,6 +84,8 @@ impl Default for TuneOptions {
             rate: 2.0,
             l2: 1e-7,
             order: false,
+            teacher: None,
+            teacher_weight: 0.5,
         }
     }
 }
@@ -101,6 +107,19 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     }
     if let Some(p) = &opts.positions {
         write_positions(p, &samples)?;
+    }
+    if let Some(p) = &opts.teacher {
+        let scores = read_teacher(p)?;
+        let t = blend_teacher(&mut samples, &scores, opts.teacher_weight);
+        writeln!(
+            out,
+            "teacher {}: {} of {} positions scored, scale {:.1}, weight {}",
+            p.display(),
+            t.scored,
+            samples.len(),
+            t.scale,
+            opts.teacher_weight
+        )?;
     }
     let (train, valid): (Vec<Sample>, Vec<Sample>) =
         samples.into_iter().partition(|s| s.game % 10 != 9);
@@ -125,8 +144,16 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         "loss after:  train {:.6} held out {:.6}",
         after.0, after.1
     )?;
+    let teacher = match &opts.teacher {
+        Some(p) => format!(
+            ", targets blended with the teacher scores of {} (weight {})",
+            p.display(),
+            opts.teacher_weight
+        ),
+        None => String::new(),
+    };
     let source = format!(
-        "{}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
+        "{}{teacher}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
         games_read(games, opts),
         train.len(),
         before.1,
@@ -239,6 +266,77 @@ pub fn samples_of(g: &GameLine, id: usize, out: &mut Vec<Sample>) -> Result<()> 
             out,
         },
     )
+}
+
+/// Reads a teacher's scores: `pos score` lines (`#` comments and blank lines skipped).
+pub fn read_teacher(path: &Path) -> Result<std::collections::HashMap<String, i32>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut scores = std::collections::HashMap::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut it = line.split_whitespace();
+        let (Some(pos), Some(score), None) = (it.next(), it.next(), it.next()) else {
+            bail!("{}:{}: expected `pos score`", path.display(), i + 1);
+        };
+        let score: i32 = score
+            .parse()
+            .with_context(|| format!("{}:{}: bad score {score:?}", path.display(), i + 1))?;
+        scores.insert(pos.to_string(), score);
+    }
+    Ok(scores)
+}
+
+/// What [`blend_teacher`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TeacherBlend {
+    /// Positions the teacher scored.
+    pub scored: usize,
+    /// The scale that maps the teacher's scores to the game results best.
+    pub scale: f64,
+}
+
+/// Replaces each scored position's target by `(1 − w) · result + w · sigmoid(score / S)`,
+/// where `S` is the scale that best maps the teacher's scores to these games' results: a
+/// deeper search's verdict is a less noisy target than one game's result, and the result
+/// keeps the fit anchored to what wins.
+pub fn blend_teacher(
+    samples: &mut [Sample],
+    scores: &std::collections::HashMap<String, i32>,
+    w: f64,
+) -> TeacherBlend {
+    let pairs: Vec<(f64, f64)> = samples
+        .iter()
+        .filter_map(|s| {
+            scores
+                .get(&s.pos)
+                .map(|&t| (f64::from(t), f64::from(s.result)))
+        })
+        .collect();
+    let scale = minimise_log(
+        |k| {
+            pairs
+                .iter()
+                .map(|&(t, r)| (sigmoid(t / k) - r).powi(2))
+                .sum::<f64>()
+        },
+        10.0,
+        20_000.0,
+        60,
+    );
+    for s in samples.iter_mut() {
+        if let Some(&t) = scores.get(&s.pos) {
+            let p = sigmoid(f64::from(t) / scale);
+            s.result = ((1.0 - w) * f64::from(s.result) + w * p) as f32;
+        }
+    }
+    TeacherBlend {
+        scored: pairs.len(),
+        scale,
+    }
 }
 
 fn write_positions(path: &Path, samples: &[Sample]) -> Result<()> {
@@ -557,6 +655,58 @@ mod tests {
         let w = fit(&samples, &start, 400.0, &opts);
         assert!(loss(&samples, &w, 400.0) < loss(&samples, &start, 400.0));
         assert!((100.0..350.0).contains(&w[idx]), "{}", w[idx]);
+    }
+
+    /// Teacher scores move the scored targets towards the teacher's verdict by the weight
+    /// given; unscored positions keep their result; the scale is fitted to the results.
+    #[test]
+    fn teacher_scores_blend_into_the_targets() {
+        let sample = |pos: &str, result: f32| Sample {
+            features: Vec::new(),
+            result,
+            eval: 0,
+            game: 0,
+            pos: pos.to_string(),
+        };
+        let mut samples: Vec<Sample> = (0..40)
+            .map(|i| sample(&format!("p{i}"), if i % 2 == 0 { 1.0 } else { 0.0 }))
+            .collect();
+        samples.push(sample("unscored", 1.0));
+        // The teacher agrees with each result, a little unsure.
+        let scores: std::collections::HashMap<String, i32> = (0..40)
+            .map(|i| (format!("p{i}"), if i % 2 == 0 { 300 } else { -300 }))
+            .collect();
+        let t = blend_teacher(&mut samples, &scores, 0.5);
+        assert_eq!(t.scored, 40);
+        // Certain teacher and matching results: the scale shrinks towards the low bound.
+        assert!(t.scale < 50.0, "{}", t.scale);
+        assert!(samples[0].result > 0.99 && samples[1].result < 0.01);
+        assert_eq!(samples[40].result, 1.0);
+        // A sure teacher that contradicts a result pulls its target by the weight.
+        let mut more: Vec<Sample> = (0..40)
+            .map(|i| sample(&format!("p{i}"), if i % 2 == 0 { 1.0 } else { 0.0 }))
+            .collect();
+        more.push(sample("x", 0.0));
+        let mut contra = scores.clone();
+        contra.insert("x".to_string(), 20_000);
+        blend_teacher(&mut more, &contra, 0.25);
+        assert!((more[40].result - 0.25).abs() < 1e-3, "{}", more[40].result);
+    }
+
+    #[test]
+    fn teacher_files_are_read_and_bad_lines_refused() {
+        let dir = std::env::temp_dir().join(format!("wuzi-teacher-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.txt");
+        std::fs::write(&good, "# pos score\nh8i9 -35\n\nh8i9g7 20000\n").unwrap();
+        let scores = read_teacher(&good).unwrap();
+        assert_eq!(scores.get("h8i9"), Some(&-35));
+        assert_eq!(scores.get("h8i9g7"), Some(&20_000));
+        let bad = dir.join("bad.txt");
+        std::fs::write(&bad, "h8i9 x\n").unwrap();
+        let e = read_teacher(&bad).unwrap_err();
+        assert!(format!("{e:#}").contains("bad.txt:1"), "{e:#}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""Labels training positions with a teacher engine's search score.
+
+Reads the positions that `pbrain-wuzi tune --positions FILE` writes (one a line: the moves
+from the empty board in "pos" notation, black first, e.g. `h8i9g7`, then the game result
+and wuzi's static eval), sends each to a Gomocup (pbrain) engine with `BOARD`, and writes
+`pos score` lines with the score the engine reports for the side to move: the last
+`Eval N` (Rapfi and its descendants) or `ev N` (wuzi) in its MESSAGE lines before its move.
+Mates (`+M7`, `-M4`, or wuzi's scores of 29000 and more) are written as +-20000.
+`pbrain-wuzi tune --teacher FILE` blends these scores with the game results.
+
+  scripts/label-positions.py ENGINE POSITIONS OUT [--size 15] [--rule 0] [--nodes N]
+                             [--depth D] [--turn MS] [--every K] [--shard I/N]
+
+--nodes / --depth bound each search (INFO max_node / max_depth, so the labels do not depend
+on the machine's speed); --turn is the time fallback (default 5000 ms). --every K keeps
+every K-th position. --shard I/N labels only positions whose index is I mod N, so several
+processes can share the work; concatenate their outputs.
+"""
+import argparse
+import re
+import subprocess
+import sys
+
+EVAL_RE = re.compile(r"\b(?:Eval|ev) ([+-]?M?-?\d+)")
+MATE = 20000
+
+
+def parse_score(tok):
+    if "M" in tok:
+        return MATE if not tok.startswith("-") else -MATE
+    v = int(tok)
+    if v >= 29000:
+        return MATE
+    if v <= -29000:
+        return -MATE
+    return v
+
+
+def moves_of(pos):
+    out = []
+    for letter, digits in re.findall(r"([a-z])(\d+)", pos):
+        out.append((ord(letter) - ord("a"), int(digits) - 1))
+    return out
+
+
+class Engine:
+    def __init__(self, cmd, args):
+        self.p = subprocess.Popen(
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, bufsize=1)
+        self.args = args
+
+    def send(self, line):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+
+    def read(self):
+        line = self.p.stdout.readline()
+        if not line:
+            raise RuntimeError("engine closed its output")
+        return line.strip()
+
+    def score(self, moves):
+        a = self.args
+        # An engine that reads its input while it searches (Rapfi) may swallow the START
+        # word sent right after its move: ask again until it answers OK.
+        for _ in range(5):
+            self.send(f"START {a.size}")
+            if self.read().upper().startswith("OK"):
+                break
+        for key, value in (("rule", a.rule), ("timeout_turn", a.turn), ("timeout_match", 0),
+                           ("thread_num", 1), ("max_node", a.nodes), ("max_depth", a.depth)):
+            if value is not None:
+                self.send(f"INFO {key} {value}")
+        self.send("BOARD")
+        n = len(moves)
+        for i, (x, y) in enumerate(moves):
+            own = (i % 2) == (n % 2)
+            self.send(f"{x},{y},{1 if own else 2}")
+        self.send("DONE")
+        score = None
+        while True:
+            line = self.read()
+            if line.upper().startswith("MESSAGE"):
+                found = EVAL_RE.findall(line)
+                if found:
+                    score = parse_score(found[-1])
+                continue
+            if re.match(r"^\d+,\d+$", line):
+                return score
+            if line.upper().startswith(("ERROR", "UNKNOWN")):
+                return None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("engine")
+    ap.add_argument("positions")
+    ap.add_argument("out")
+    ap.add_argument("--size", type=int, default=15)
+    ap.add_argument("--rule", type=int, default=0)
+    ap.add_argument("--nodes", type=int)
+    ap.add_argument("--depth", type=int)
+    ap.add_argument("--turn", type=int, default=5000)
+    ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--shard", default="0/1")
+    a = ap.parse_args()
+    shard, shards = (int(v) for v in a.shard.split("/"))
+    eng = Engine([a.engine], a)
+    done = 0
+    with open(a.positions) as f, open(a.out, "w") as out:
+        for i, line in enumerate(f):
+            if line.startswith("#") or not line.strip():
+                continue
+            if i % a.every or (i // a.every) % shards != shard:
+                continue
+            pos = line.split()[0]
+            s = eng.score(moves_of(pos))
+            if s is not None:
+                out.write(f"{pos} {s}\n")
+                done += 1
+                if done % 1000 == 0:
+                    out.flush()
+                    print(f"{done} labelled", file=sys.stderr)
+    eng.send("END")
+    print(f"{done} positions labelled", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
