@@ -18,9 +18,11 @@ every K-th position. --shard I/N labels only positions whose index is I mod N, s
 processes can share the work; concatenate their outputs.
 """
 import argparse
+import queue
 import re
 import subprocess
 import sys
+import threading
 
 EVAL_RE = re.compile(r"\b(?:Eval|ev) ([+-]?M?-?\d+)")
 MATE = 20000
@@ -46,29 +48,59 @@ def moves_of(pos):
 
 class Engine:
     def __init__(self, cmd, args):
-        self.p = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-            text=True, bufsize=1)
+        self.cmd = cmd
         self.args = args
+        self.start()
+
+    def start(self):
+        self.p = subprocess.Popen(
+            self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        threading.Thread(target=self.pump, args=(self.p, self.lines), daemon=True).start()
+
+    @staticmethod
+    def pump(p, lines):
+        for line in p.stdout:
+            lines.put(line.strip())
+        lines.put(None)
 
     def send(self, line):
         self.p.stdin.write(line + "\n")
         self.p.stdin.flush()
 
-    def read(self):
-        line = self.p.stdout.readline()
-        if not line:
+    def read(self, timeout):
+        line = self.lines.get(timeout=timeout)
+        if line is None:
             raise RuntimeError("engine closed its output")
-        return line.strip()
+        return line
+
+    def restart(self):
+        self.p.kill()
+        self.p.wait()
+        self.start()
 
     def score(self, moves):
+        for _ in range(3):
+            try:
+                return self.try_score(moves)
+            except (queue.Empty, RuntimeError, BrokenPipeError):
+                self.restart()
+        return None
+
+    def try_score(self, moves):
         a = self.args
         # An engine that reads its input while it searches (Rapfi) may swallow the START
-        # word sent right after its move: ask again until it answers OK.
+        # sent right after its move: ask again until it answers OK.
         for _ in range(5):
             self.send(f"START {a.size}")
-            if self.read().upper().startswith("OK"):
-                break
+            try:
+                if self.read(2.0).upper().startswith("OK"):
+                    break
+            except queue.Empty:
+                continue
+        else:
+            raise RuntimeError("no OK to START")
         for key, value in (("rule", a.rule), ("timeout_turn", a.turn), ("timeout_match", 0),
                            ("thread_num", 1), ("max_node", a.nodes), ("max_depth", a.depth)):
             if value is not None:
@@ -81,7 +113,7 @@ class Engine:
         self.send("DONE")
         score = None
         while True:
-            line = self.read()
+            line = self.read(60.0)
             if line.upper().startswith("MESSAGE"):
                 found = EVAL_RE.findall(line)
                 if found:

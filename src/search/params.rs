@@ -63,9 +63,12 @@ pub struct Params {
     /// 0 turns it off.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
-    /// Logarithmic late-move reductions: when above 0, a non-tactical move `i` at depth `d`
-    /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down, at most `d − 2`)
-    /// instead of the fixed 1 / 2 of `lmr_from` / `lmr_far`.
+    /// Logarithmic late-move reductions: when above 0, the `i`-th move searched at depth `d`
+    /// is reduced `ln(d) · ln(i) · lmr_log / 100` plies (rounded down), one more at a cut
+    /// node or where the static value did not improve, one less at PV nodes and for moves
+    /// whose ordering score marks them tactical; fours never. 0: the fixed 1 / 2 plies of
+    /// `lmr_from` / `lmr_far`. 100 scored +32.8 ± 21.3 Elo against 0 (1,000 games,
+    /// 200 ms/move).
     pub lmr_log: i32,
     /// Quiescence (modes with a search of fours at the leaves): attacker plies in which a
     /// bare four (one that makes nothing else) is tried; past them only fours that also make
@@ -87,6 +90,14 @@ pub struct Params {
     pub mcp_base: i32,
     /// Reverse futility reduced by one ply's margin when the static value improved.
     pub rfp_improving: bool,
+    /// History with a bound and a malus: a cutoff move gains `32·depth²` and the moves
+    /// searched before it lose as much, each entry pulled towards zero in proportion to its
+    /// size (history "gravity"); off, a cutoff move only gains `depth²`, unbounded.
+    pub hist_gravity: bool,
+    /// History added to a move's ordering score: the entry shifted right by this much.
+    pub hist_shift: u32,
+    /// Late-move reductions shrink by one ply per this much history (0: no history term).
+    pub hist_lmr: i32,
     /// With a per-move clock only (no match time to save for), no new iteration starts
     /// after this share of the hard limit, per mille: time left unused is simply lost.
     /// 700 (the soft target's share) until a longer use of the turn measures better: 980
@@ -123,7 +134,7 @@ impl Default for Params {
             nmp_div: 4,
             rfp_depth: 0,
             rfp_margin: 120,
-            lmr_log: 0,
+            lmr_log: 100,
             time_turn: 700,
             qs_plain: 2,
             qs_max: 16,
@@ -133,6 +144,9 @@ impl Default for Params {
             mcp_depth: 0,
             mcp_base: 3,
             rfp_improving: true,
+            hist_gravity: false,
+            hist_shift: 4,
+            hist_lmr: 0,
         }
     }
 }
@@ -201,6 +215,9 @@ impl Params {
             "mcp_depth" => self.mcp_depth = parse(name, value)?,
             "mcp_base" => self.mcp_base = parse(name, value)?,
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
+            "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
+            "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
+            "hist_lmr" => self.hist_lmr = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())

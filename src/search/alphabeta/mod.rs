@@ -31,6 +31,8 @@ pub const MAX_PLY: usize = 96;
 /// node of the capture games on 19×19 can take ~100 µs: at 512 nodes their moves ran up to
 /// 100 ms past the hard limit under load.
 const CLOCK_INTERVAL: u64 = 64;
+/// Bound of a history entry with [`Params::hist_gravity`].
+const HIST_MAX: i32 = 16_384;
 /// Marks a ply whose node had no static value (it faced a threat, or was not reached).
 const NO_EVAL: i32 = i32::MIN;
 
@@ -51,6 +53,8 @@ struct Worker<'a, G: Tactics> {
     /// History score by cell, per side to move.
     history: Vec<i32>,
     moves: Vec<Vec<ScoredMove>>,
+    /// Scratch list of the moves a node searched before its cutoff move.
+    tried: Vec<Move>,
     /// The quiescence search's four moves, by ply.
     fours: Vec<Vec<(Move, Code)>>,
     /// Static value by ply (`NO_EVAL` where the node did not evaluate), for "improving".
@@ -91,6 +95,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
+            tried: Vec::new(),
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
             width,
@@ -148,7 +153,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             } else {
                 0
             };
-            let h = self.history[self.hist_index(sm.mv)] >> 4;
+            let h = self.history[self.hist_index(sm.mv)] >> self.params.hist_shift;
             sm.score = sm
                 .score
                 .saturating_mul(8)
@@ -314,7 +319,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if s > alpha {
                 alpha = s;
                 if s >= beta {
-                    self.on_cutoff(p, m, depth);
+                    self.on_cutoff(p, m, depth, &[]);
                     self.tt.store(
                         key,
                         best_move,
@@ -370,7 +375,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if searched == 1 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
             } else {
+                let hist = self.history[self.hist_index(m)];
                 let r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
+                let r = if self.params.hist_lmr > 0 && r > 0 {
+                    (r - hist / self.params.hist_lmr).clamp(0, depth - 1)
+                } else {
+                    r
+                };
                 s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.aborted {
                     s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false, !cut);
@@ -389,7 +400,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        self.on_cutoff(p, m, depth);
+                        let mut tried = std::mem::take(&mut self.tried);
+                        tried.clear();
+                        if self.params.hist_gravity {
+                            tried.extend(staged);
+                            tried.extend(
+                                self.moves[p][..i]
+                                    .iter()
+                                    .map(|s| s.mv)
+                                    .filter(|&t| Some(t) != staged),
+                            );
+                        }
+                        self.on_cutoff(p, m, depth, &tried);
+                        self.tried = tried;
                         break;
                     }
                 }
@@ -412,15 +435,27 @@ impl<'a, G: Tactics> Worker<'a, G> {
         best
     }
 
-    /// Killer and history credit for a move that caused a beta cutoff.
-    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32) {
+    /// Killer and history credit for a move that caused a beta cutoff; with
+    /// [`Params::hist_gravity`], the moves searched before it at this node (`tried`) lose
+    /// as much, and every entry stays within ±[`HIST_MAX`].
+    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32, tried: &[Move]) {
         let k = &mut self.killers[p];
         if k[0] != Some(m) {
             k[1] = k[0];
             k[0] = Some(m);
         }
         let hi = self.hist_index(m);
-        self.history[hi] += depth * depth;
+        if !self.params.hist_gravity {
+            self.history[hi] += depth * depth;
+            return;
+        }
+        let bonus = (32 * depth * depth).min(HIST_MAX / 4);
+        let credit = |h: &mut i32, b: i32| *h += b - *h * b.abs() / HIST_MAX;
+        credit(&mut self.history[hi], bonus);
+        for &t in tried {
+            let ti = self.hist_index(t);
+            credit(&mut self.history[ti], -bonus);
+        }
     }
 
     /// Plies by which the `i`-th move searched (from 0; ordering score `order`, the code
