@@ -90,6 +90,11 @@ pub struct Params {
     pub mcp_base: i32,
     /// Reverse futility reduced by one ply's margin when the static value improved.
     pub rfp_improving: bool,
+    /// Singular extension: from this depth on (0: off), a table move that cut here before is
+    /// searched a ply deeper when every other move stays below its stored score minus
+    /// `se_margin` per ply in a search of half the depth without it.
+    pub se_depth: i32,
+    pub se_margin: i32,
     /// History with a bound and a malus: a cutoff move gains `32·depth²` and the moves
     /// searched before it lose as much, each entry pulled towards zero in proportion to its
     /// size (history "gravity"); off, a cutoff move only gains `depth²`, unbounded.
@@ -144,6 +149,8 @@ impl Default for Params {
             mcp_depth: 0,
             mcp_base: 3,
             rfp_improving: true,
+            se_depth: 0,
+            se_margin: 4,
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
@@ -215,6 +222,8 @@ impl Params {
             "mcp_depth" => self.mcp_depth = parse(name, value)?,
             "mcp_base" => self.mcp_base = parse(name, value)?,
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
+            "se_depth" => self.se_depth = parse(name, value)?,
+            "se_margin" => self.se_margin = parse(name, value)?,
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,

@@ -31,6 +31,12 @@ pub const MAX_PLY: usize = 96;
 /// node of the capture games on 19×19 can take ~100 µs: at 512 nodes their moves ran up to
 /// 100 ms past the hard limit under load.
 const CLOCK_INTERVAL: u64 = 64;
+/// The key salt of a node searched without move `m` (singular-extension tests).
+#[inline]
+fn excluded_salt(m: Move) -> u64 {
+    (u64::from(m.x) << 8 | u64::from(m.y) | 1 << 16).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+}
+
 /// Bound of a history entry with [`Params::hist_gravity`].
 const HIST_MAX: i32 = 16_384;
 /// Marks a ply whose node had no static value (it faced a threat, or was not reached).
@@ -55,6 +61,8 @@ struct Worker<'a, G: Tactics> {
     moves: Vec<Vec<ScoredMove>>,
     /// Scratch list of the moves a node searched before its cutoff move.
     tried: Vec<Move>,
+    /// The move a singular-extension test leaves out, by ply.
+    excluded: Vec<Option<Move>>,
     /// The quiescence search's four moves, by ply.
     fours: Vec<Vec<(Move, Code)>>,
     /// Static value by ply (`NO_EVAL` where the node did not evaluate), for "improving".
@@ -96,6 +104,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
             tried: Vec::new(),
+            excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
             width,
@@ -212,10 +221,18 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return alpha;
         }
 
-        let key = self.game.key();
+        // A singular-extension test searches this node without one move: its results get
+        // their own key so that they never stand for the whole node's.
+        let skip = self.excluded[p];
+        let key = match skip {
+            Some(m) => self.game.key() ^ excluded_salt(m),
+            None => self.game.key(),
+        };
         let mut tt_move = None;
+        let mut tt_entry = None;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
+            tt_entry = Some(e);
             let s = from_tt(e.score, ply);
             if !pv && e.depth as i32 >= depth {
                 let cut = match e.bound {
@@ -251,7 +268,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             false
         };
         let eval = self.evals[p];
-        if !pv && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
+        if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
             // Razoring: far below alpha near the leaves, only a four can bring it back, and
             // the quiescence search tries exactly those.
             if G::FOUR_QUIESCENCE
@@ -303,13 +320,41 @@ impl<'a, G: Tactics> Worker<'a, G> {
         // candidate count decides the single-reply extension.
         let staged = tt_move.filter(|&m| {
             !quiescence
+                && Some(m) != skip
                 && !self.game.facing_five()
                 && self.game.check_move(m).is_ok()
                 && !self.game.is_forbidden(m)
         });
         if let Some(m) = staged {
+            // Singular extension: when the table move was good enough to cut here before
+            // and no other move comes near its score in a shallower search without it, the
+            // node hangs on that one move, which gets a ply more.
+            let mut ext = 0;
+            if let Some(e) = tt_entry.filter(|e| {
+                self.params.se_depth > 0
+                    && p > 0
+                    && skip.is_none()
+                    && depth >= self.params.se_depth
+                    && e.bound != Bound::Upper
+                    && e.depth as i32 >= depth - 3
+                    && !is_decisive(from_tt(e.score, ply))
+            }) {
+                let sbeta = from_tt(e.score, ply) - self.params.se_margin * depth;
+                self.excluded[p] = Some(m);
+                let v = self.negamax((depth - 1) / 2, ply, sbeta - 1, sbeta, false, cut);
+                self.excluded[p] = None;
+                if self.aborted {
+                    return 0;
+                }
+                if v < sbeta {
+                    ext = 1;
+                } else if sbeta >= beta {
+                    // Multi-cut: another move beats beta as well.
+                    return sbeta;
+                }
+            }
             self.game.play(m);
-            let s = -self.negamax(depth - 1, ply + 1, -beta, -alpha, pv, !cut && !pv);
+            let s = -self.negamax(depth - 1 + ext, ply + 1, -beta, -alpha, pv, !cut && !pv);
             self.game.undo();
             if self.aborted {
                 return 0;
@@ -355,7 +400,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 mv: m,
                 score: order,
             } = self.moves[p][i];
-            if Some(m) == staged {
+            if Some(m) == staged || Some(m) == skip {
                 continue;
             }
             let attack = if move_count_pruning || self.params.lmr_log > 0 {
