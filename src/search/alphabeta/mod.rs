@@ -1,11 +1,17 @@
 //! Iterative-deepening negamax with principal-variation search over any [`Game`](crate::game::Game).
 //!
 //! Every node searches only the mode's candidate moves (the board already applies the
-//! forced-move rules: win now, block a five threat, answer open fours and threes), cut to a
-//! beam of the best [`Params::beam`] by ordering score. The transposition-table move goes
-//! first, then killers, then candidates by their ordering score plus history. A node with a
-//! single candidate is a forced reply and is not counted against the depth, which extends
-//! sequences of fours and their blocks for free in every mode.
+//! forced-move rules: win now, block a five threat, answer open threes and four-threes),
+//! cut to a beam of the best [`Params::beam`] by ordering score. The transposition-table
+//! move goes first, then killers, then candidates by their ordering score plus history. A
+//! node with a single candidate is a forced reply and is not counted against the depth,
+//! which extends sequences of fours and their blocks for free in every mode. The leaves
+//! run a quiescence search of fours (`qsearch.rs`) where the mode has one.
+//!
+//! Pruning follows the chess engines', adapted to what a gomoku threat allows: a node that
+//! must answer a threat is never pruned on its static value; elsewhere late moves are
+//! reduced logarithmically, and razoring, reverse futility, move-count pruning and singular
+//! extensions are there behind [`Params`] (each kept on only for a measured gain).
 //!
 //! Lazy SMP: several threads run this same search on their own copy of the position and
 //! share only the transposition table; helpers start at staggered depths so they fill the
