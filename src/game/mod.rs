@@ -100,6 +100,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// Candidate moves for the search, best first by the mode's ordering. Never an occupied,
     /// off-board or forbidden cell. Empty only when the game is over or no move exists.
     fn candidates(&self, out: &mut Vec<ScoredMove>);
+    /// The same moves and scores as [`Game::candidates`], in any order: the search picks
+    /// them best first itself and rarely needs more than the first few, so a mode whose
+    /// list is long may skip the sort.
+    fn candidates_unsorted(&self, out: &mut Vec<ScoredMove>) {
+        self.candidates(out);
+    }
     /// Static evaluation from the side to move's point of view, in centi-stones-ish units
     /// where [`crate::base::score::WIN`] bounds any static value.
     fn evaluate(&self) -> i32;

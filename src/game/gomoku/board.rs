@@ -6,10 +6,12 @@
 //! its directional patterns, its [`Code`] per colour and its evaluation value are looked up
 //! again. Totals over empty cells (value per colour, number of cells per code and colour) are
 //! adjusted by removing a cell's old contribution and adding its new one, so the evaluation
-//! and the forced-move tests are O(1) reads. Patterns of occupied cells are left stale and
-//! rebuilt from their (always current) keys when the stone is taken back. Influence and the
-//! Zobrist key are updated the same way. Undo replays the same XORs; the per-ply record keeps
-//! only what is costly to recompute: the outcome the move produced (renju fouls need a
+//! and the forced-move tests are O(1) reads. Patterns of occupied cells are left stale (they
+//! are what they were when the stone went down). Influence and the Zobrist key are updated the
+//! same way. Undo of a move replays the key XORs and copies back what the move changed (the
+//! cells whose patterns it changed, saved as it played, and the totals), so a take-back costs
+//! no table lookups; [`Board::take`], for stones taken out of order (captures), recomputes
+//! instead. The per-ply record also keeps the outcome the move produced (renju fouls need a
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
@@ -93,6 +95,47 @@ fn zobrist(c: Color, x: usize, y: usize) -> u64 {
     ZOBRIST.0[c.index()][y * MAX_SIZE + x]
 }
 
+/// Calls `f(q, slot)` for every on-board cell `q` (by index) of a `width` × `height` board
+/// whose window along direction `d` holds `(x, y)`, with the slot `(x, y)` has in that
+/// window. The cells of a line are a fixed index step apart, so no per-cell bounds test is
+/// needed.
+#[inline(always)]
+fn for_each_window_cell(
+    (width, height): (usize, usize),
+    x: usize,
+    y: usize,
+    d: usize,
+    mut f: impl FnMut(usize, u32),
+) {
+    let (w, h) = (width as i32, height as i32);
+    let (x, y) = (x as i32, y as i32);
+    let (dx, dy) = DIRS[d];
+    // q = (x − o·dx, y − o·dy) for o in lo..=hi, o ≠ 0.
+    let (mut lo, mut hi) = (-HALF, HALF);
+    if dx == 1 {
+        lo = lo.max(x - (w - 1));
+        hi = hi.min(x);
+    }
+    match dy {
+        1 => {
+            lo = lo.max(y - (h - 1));
+            hi = hi.min(y);
+        }
+        -1 => {
+            lo = lo.max(-y);
+            hi = hi.min(h - 1 - y);
+        }
+        _ => {}
+    }
+    let step = dx + dy * w;
+    let base = y * w + x;
+    for o in lo..=hi {
+        if o != 0 {
+            f((base - o * step) as usize, super::pattern::slot(o));
+        }
+    }
+}
+
 /// Everything kept per cell. Patterns, codes and values are meaningful only while the cell
 /// is empty; keys and influence always are.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -106,6 +149,28 @@ pub(super) struct Cell {
     /// opponent does (defence). Influence is added when moves are ordered.
     pub order: [[i32; 2]; 2],
     pub influence: [u16; 2],
+}
+
+/// What [`Board::put_saved`] changed besides the keys, influence and stones: the totals as
+/// they were, and from which entry of `Board::saved` its changed cells are.
+#[derive(Clone, Copy, Debug)]
+struct PutRecord {
+    code_count: [[u16; NUM_CODES]; 2],
+    eval_total: [[i32; 2]; 2],
+    saved_from: u32,
+    /// The stone's own cell as it was: an occupied cell's terms go stale when a capture
+    /// takes a neighbour out and puts it back, so they are not trusted on the way back.
+    own: SavedCell,
+}
+
+/// A cell's derived terms as they were before a put changed its patterns.
+#[derive(Clone, Copy, Debug)]
+struct SavedCell {
+    index: u32,
+    pat: [[Pattern; 4]; 2],
+    code: [Code; 2],
+    value: [[i32; 2]; 2],
+    order: [[i32; 2]; 2],
 }
 
 /// The per-ply record: the move (None for a pass) and the outcome it produced.
@@ -128,6 +193,12 @@ pub struct Board<R: Rule> {
     eval_total: [[i32; 2]; 2],
     hash: u64,
     history: Vec<StateInfo>,
+    /// Whether each cell (by index) holds a stone or a wall: the hot update reads this
+    /// instead of the bit rows, which would need a division to find a cell's row.
+    filled: Vec<bool>,
+    /// One record per [`Board::put_saved`] not yet taken back, and the cells they changed.
+    puts: Vec<PutRecord>,
+    saved: Vec<SavedCell>,
     /// Stones plus walls.
     occupied: usize,
     tables: [&'static LineTable; 2],
@@ -159,6 +230,9 @@ impl<R: Rule> Board<R> {
             eval_total: [[0; 2]; 2],
             hash: 0,
             history: Vec::with_capacity(width * height),
+            filled: vec![false; width * height],
+            puts: Vec::with_capacity(width * height),
+            saved: Vec::new(),
             occupied: 0,
             tables: [table(R::BLACK), table(R::WHITE)],
             _rule: PhantomData,
@@ -463,49 +537,78 @@ impl<R: Rule> Board<R> {
     }
 
     /// XORs `v` into the keys of every cell whose window holds `(x, y)` and refreshes the
-    /// empty ones.
-    fn update_lines(&mut self, x: usize, y: usize, v: u32) {
-        for (d, &(dx, dy)) in DIRS.iter().enumerate() {
-            for o in (-HALF..0).chain(1..=HALF) {
-                // (x, y) sits `o` steps from q along the direction.
-                let (qx, qy) = (x as i32 - o * dx, y as i32 - o * dy);
-                if !self.on_board(qx, qy) {
-                    continue;
+    /// empty ones; with `SAVE`, each refreshed cell's old terms go on `self.saved` first.
+    #[inline(always)]
+    fn update_lines<const SAVE: bool>(&mut self, x: usize, y: usize, v: u32) {
+        let dims = (self.width, self.height);
+        let tables = self.tables;
+        for d in 0..4 {
+            let mut changed = [0u32; 2 * HALF as usize];
+            let mut n = 0;
+            let (cells, saved, filled) = (&mut self.cells, &mut self.saved, &self.filled);
+            for_each_window_cell(dims, x, y, d, |q, s| {
+                let cell = &mut cells[q];
+                let key = cell.key[d] ^ (v << (2 * s));
+                cell.key[d] = key;
+                if filled[q] {
+                    return;
                 }
-                let (qx, qy) = (qx as usize, qy as usize);
-                let q = self.idx(qx, qy);
-                let key = self.cells[q].key[d] ^ (v << (2 * super::pattern::slot(o)));
-                self.cells[q].key[d] = key;
-                if !self.is_empty_xy(qx, qy) {
-                    continue;
-                }
-                let black = self.tables[0].get(key, Color::Black);
-                let white = self.tables[1].get(key, Color::White);
-                let pat = &self.cells[q].pat;
+                let black = tables[0].get(key, Color::Black);
+                let white = tables[1].get(key, Color::White);
                 // Far cells often keep their pattern: then code and value stand too.
-                if pat[0][d] == black && pat[1][d] == white {
-                    continue;
+                if cell.pat[0][d] != black || cell.pat[1][d] != white {
+                    if SAVE {
+                        saved.push(SavedCell {
+                            index: q as u32,
+                            pat: cell.pat,
+                            code: cell.code,
+                            value: cell.value,
+                            order: cell.order,
+                        });
+                    }
+                    cell.pat[0][d] = black;
+                    cell.pat[1][d] = white;
+                    changed[n] = q as u32;
+                    n += 1;
                 }
+            });
+            for &q in &changed[..n] {
+                let q = q as usize;
                 self.remove_contribution(q);
-                self.cells[q].pat[0][d] = black;
-                self.cells[q].pat[1][d] = white;
                 self.recode(q);
                 self.add_contribution(q);
             }
         }
     }
 
+    /// XORs `v` into the keys of every cell whose window holds `(x, y)`, nothing else (the
+    /// undo of [`Board::put_saved`], which restores the rest from its record).
+    #[inline(always)]
+    fn xor_keys(&mut self, x: usize, y: usize, v: u32) {
+        let (dims, cells) = ((self.width, self.height), &mut self.cells);
+        for d in 0..4 {
+            for_each_window_cell(dims, x, y, d, |q, s| cells[q].key[d] ^= v << (2 * s));
+        }
+    }
+
     fn spread_influence(&mut self, x: usize, y: usize, c: Color, add: bool) {
-        for dy in -2i32..=2 {
-            for dx in -2i32..=2 {
-                let (qx, qy) = (x as i32 + dx, y as i32 + dy);
-                if !self.on_board(qx, qy) {
-                    continue;
-                }
-                let w = params::INFLUENCE[(dy + 2) as usize][(dx + 2) as usize];
-                let q = self.idx(qx as usize, qy as usize);
-                let inf = &mut self.cells[q].influence[c.index()];
-                *inf = if add { *inf + w } else { *inf - w };
+        let (x0, x1) = (x.saturating_sub(2), (x + 2).min(self.width - 1));
+        let (y0, y1) = (y.saturating_sub(2), (y + 2).min(self.height - 1));
+        let col = c.index();
+        for qy in y0..=y1 {
+            let weights = &params::INFLUENCE[qy + 2 - y][x0 + 2 - x..=x1 + 2 - x];
+            let row = qy * self.width;
+            let cells = &mut self.cells[row + x0..=row + x1];
+            if add {
+                cells
+                    .iter_mut()
+                    .zip(weights)
+                    .for_each(|(c, w)| c.influence[col] += w);
+            } else {
+                cells
+                    .iter_mut()
+                    .zip(weights)
+                    .for_each(|(c, w)| c.influence[col] -= w);
             }
         }
     }
@@ -514,8 +617,71 @@ impl<R: Rule> Board<R> {
     /// every derived structure. No history, no side to move: `play` and the renju
     /// foul test build on this.
     pub(super) fn put(&mut self, x: usize, y: usize, v: u32) {
+        self.put_bits(x, y, v);
+        self.update_lines::<false>(x, y, v);
+    }
+
+    /// [`Board::put`] that also records what it changed, so that [`Board::unput`] can take the
+    /// stone back without recomputing anything. Every `put_saved` must be undone by an
+    /// `unput` of the same cell before any earlier one is (captures, which take stones out of
+    /// order, go through [`Board::take`] and [`Board::put`] in between, which leave the
+    /// position as they found it).
+    pub(super) fn put_saved(&mut self, x: usize, y: usize, v: u32) {
+        let i = self.idx(x, y);
+        let cell = &self.cells[i];
+        self.puts.push(PutRecord {
+            code_count: self.code_count,
+            eval_total: self.eval_total,
+            saved_from: self.saved.len() as u32,
+            own: SavedCell {
+                index: i as u32,
+                pat: cell.pat,
+                code: cell.code,
+                value: cell.value,
+                order: cell.order,
+            },
+        });
+        self.put_bits(x, y, v);
+        self.update_lines::<true>(x, y, v);
+    }
+
+    /// Exactly undoes the last [`Board::put_saved`], which put `v` on `(x, y)`.
+    pub(super) fn unput(&mut self, x: usize, y: usize, v: u32) {
+        let Some(rec) = self.puts.pop() else {
+            return self.take(x, y, v);
+        };
+        self.take_bits(x, y, v);
+        self.xor_keys(x, y, v);
+        let from = rec.saved_from as usize;
+        for s in self.saved[from..].iter().chain(std::iter::once(&rec.own)) {
+            let cell = &mut self.cells[s.index as usize];
+            cell.pat = s.pat;
+            cell.code = s.code;
+            cell.value = s.value;
+            cell.order = s.order;
+        }
+        self.saved.truncate(from);
+        self.code_count = rec.code_count;
+        self.eval_total = rec.eval_total;
+    }
+
+    /// Exactly undoes [`Board::put`] of the same `v`, recomputing the cells around it.
+    pub(super) fn take(&mut self, x: usize, y: usize, v: u32) {
+        self.take_bits(x, y, v);
+        self.update_lines::<false>(x, y, v);
+        let i = self.idx(x, y);
+        self.refresh_all_dirs(i);
+        self.recode(i);
+        self.add_contribution(i);
+    }
+
+    /// The stone or wall itself: bits, Zobrist key, influence, count, and the cell's own
+    /// contribution to the totals (an occupied cell has none).
+    #[inline]
+    fn put_bits(&mut self, x: usize, y: usize, v: u32) {
         let i = self.idx(x, y);
         self.remove_contribution(i);
+        self.filled[i] = true;
         match v {
             1 | 2 => {
                 let c = if v == 1 { Color::Black } else { Color::White };
@@ -526,11 +692,13 @@ impl<R: Rule> Board<R> {
             _ => self.walls[y] |= 1 << x,
         }
         self.occupied += 1;
-        self.update_lines(x, y, v);
     }
 
-    /// Exactly undoes [`Board::put`] of the same `v`.
-    pub(super) fn take(&mut self, x: usize, y: usize, v: u32) {
+    /// Undoes [`Board::put_bits`] but for the totals, which the callers restore.
+    #[inline]
+    fn take_bits(&mut self, x: usize, y: usize, v: u32) {
+        let i = self.idx(x, y);
+        self.filled[i] = false;
         match v {
             1 | 2 => {
                 let c = if v == 1 { Color::Black } else { Color::White };
@@ -541,11 +709,6 @@ impl<R: Rule> Board<R> {
             _ => self.walls[y] &= !(1 << x),
         }
         self.occupied -= 1;
-        self.update_lines(x, y, v);
-        let i = self.idx(x, y);
-        self.refresh_all_dirs(i);
-        self.recode(i);
-        self.add_contribution(i);
     }
 
     /// The outcome of `c` playing the empty cell `(x, y)`, judged before the stone goes down.
@@ -611,7 +774,7 @@ impl<R: Rule> Game for Board<R> {
         }
         let c = self.side_to_move();
         let decided = self.outcome_of(x, y, c);
-        self.put(x, y, stone_bits(c));
+        self.put_saved(x, y, stone_bits(c));
         let outcome = decided
             .or_else(|| (self.occupied == self.width * self.height).then_some(Outcome::Draw));
         self.history.push(StateInfo {
@@ -633,7 +796,7 @@ impl<R: Rule> Game for Board<R> {
         if let Some(m) = st.mv {
             // After the pop, the side to move is the one that played `m`.
             let c = self.side_to_move();
-            self.take(m.x as usize, m.y as usize, stone_bits(c));
+            self.unput(m.x as usize, m.y as usize, stone_bits(c));
         }
     }
 
@@ -658,6 +821,12 @@ impl<R: Rule> Game for Board<R> {
     }
 
     fn candidates(&self, out: &mut Vec<ScoredMove>) {
+        self.generate(out);
+        // Stable: equal scores keep row-major order.
+        out.sort_by_key(|s| std::cmp::Reverse(s.score));
+    }
+
+    fn candidates_unsorted(&self, out: &mut Vec<ScoredMove>) {
         self.generate(out);
     }
 

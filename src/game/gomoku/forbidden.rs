@@ -52,7 +52,7 @@ impl<R: Rule> Board<R> {
         }
         let pats = self.cells[self.idx(x, y)].pat[Color::Black.index()];
         let black = stone_bits(Color::Black);
-        self.put(x, y, black);
+        self.put_saved(x, y, black);
         let mut real = 0;
         for (d, &p) in pats.iter().enumerate() {
             if p == Pattern::OpenThree && self.three_is_real(x, y, d, depth) {
@@ -62,7 +62,7 @@ impl<R: Rule> Board<R> {
                 }
             }
         }
-        self.take(x, y, black);
+        self.unput(x, y, black);
         real >= 2
     }
 

@@ -36,7 +36,8 @@ pub(super) enum TempoThreat {
 }
 
 impl<R: Rule> Board<R> {
-    /// Fills `out` with the candidate moves, best first (see the module documentation).
+    /// Fills `out` with the candidate moves and their ordering scores, in row-major order
+    /// within each forced-move case (see the module documentation).
     pub(super) fn generate(&self, out: &mut Vec<ScoredMove>) {
         out.clear();
         if self.outcome().is_some() {
@@ -75,8 +76,6 @@ impl<R: Rule> Board<R> {
         for s in out.iter_mut() {
             s.score = self.order_score(s.mv, me);
         }
-        // Stable: equal scores keep row-major order.
-        out.sort_by_key(|s| std::cmp::Reverse(s.score));
     }
 
     #[inline]

@@ -97,7 +97,7 @@ impl<R: Rule> Board<R> {
     /// ordering features.
     pub fn order_features(&self) -> Vec<OrderCandidate> {
         let mut list: Vec<ScoredMove> = Vec::new();
-        self.generate(&mut list);
+        Game::candidates(self, &mut list);
         let me = self.side_to_move().index();
         let opp = 1 - me;
         list.iter()

@@ -20,7 +20,7 @@ pub(super) fn random_walk<R: Rule>(
             break;
         }
         visit(&b);
-        b.generate(&mut list);
+        Game::candidates(&b, &mut list);
         rng ^= rng << 13;
         rng ^= rng >> 7;
         rng ^= rng << 17;

@@ -152,11 +152,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
     }
 
-    /// Orders the node's candidates in `self.moves[ply]`, best first, cut to `beam`.
-    fn order(&mut self, ply: usize, tt_move: Option<Move>, beam: usize) {
+    /// Scores the node's candidates in `self.moves[ply]` (ordering score, table move, killers,
+    /// history), unsorted: [`Worker::pick`] takes them best first, and most nodes cut off
+    /// after a few, so a full sort would mostly order moves never searched.
+    fn score_moves(&mut self, ply: usize, tt_move: Option<Move>) {
         let mut list = std::mem::take(&mut self.moves[ply]);
         list.clear();
-        self.game.candidates(&mut list);
+        self.game.candidates_unsorted(&mut list);
         let killers = self.killers[ply];
         for sm in list.iter_mut() {
             let bonus = if Some(sm.mv) == tt_move {
@@ -175,10 +177,31 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 .saturating_add(bonus)
                 .saturating_add(h);
         }
-        // Stable sort keeps the board's own (deterministic) order among equals.
-        list.sort_by_key(|s| std::cmp::Reverse(s.score));
-        list.truncate(beam);
         self.moves[ply] = list;
+    }
+
+    /// Moves the best-scored of `moves[ply][i..]` to index `i` and returns it (the first of
+    /// equals, so the order is deterministic). The moves before `i` stay the ones picked.
+    #[inline]
+    fn pick(&mut self, ply: usize, i: usize) -> ScoredMove {
+        let list = &mut self.moves[ply];
+        let mut best = i;
+        for j in i + 1..list.len() {
+            if list[j].score > list[best].score {
+                best = j;
+            }
+        }
+        list.swap(i, best);
+        list[i]
+    }
+
+    /// Orders the node's candidates in `self.moves[ply]`, best first, cut to `beam` (the
+    /// root, which walks its whole list every iteration).
+    fn order(&mut self, ply: usize, tt_move: Option<Move>, beam: usize) {
+        self.score_moves(ply, tt_move);
+        // Stable sort keeps the board's own (deterministic) order among equals.
+        self.moves[ply].sort_by_key(|s| std::cmp::Reverse(s.score));
+        self.moves[ply].truncate(beam);
     }
 
     fn negamax(
@@ -388,8 +411,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         } else {
             self.params.beam_at(depth)
         };
-        self.order(p, tt_move, beam);
-        let n = self.moves[p].len();
+        self.score_moves(p, tt_move);
+        let n = self.moves[p].len().min(beam);
         if n == 0 {
             return if best_move.is_some() { best } else { DRAW };
         }
@@ -405,7 +428,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             let ScoredMove {
                 mv: m,
                 score: order,
-            } = self.moves[p][i];
+            } = self.pick(p, i);
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
