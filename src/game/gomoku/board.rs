@@ -15,7 +15,7 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::pattern::{get_both, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
@@ -95,22 +95,21 @@ fn zobrist(c: Color, x: usize, y: usize) -> u64 {
     ZOBRIST.0[c.index()][y * MAX_SIZE + x]
 }
 
-/// Calls `f(q, slot)` for every on-board cell `q` (by index) of a `width` × `height` board
-/// whose window along direction `d` holds `(x, y)`, with the slot `(x, y)` has in that
-/// window. The cells of a line are a fixed index step apart, so no per-cell bounds test is
-/// needed.
+/// The on-board cells of a `width` × `height` board whose window along direction `d` holds
+/// `(x, y)`: those at offsets `o` in `lo..=hi` (`o` ≠ 0) from it, cell `base − o·step` by
+/// index, where `(x, y)` sits in slot `slot(o)` of the cell's key. The cells of a line are a
+/// fixed index step apart and the slot goes up by one per offset (0 skipped), so the walk
+/// needs no per-cell bounds test.
 #[inline(always)]
-fn for_each_window_cell(
+fn window_span(
     (width, height): (usize, usize),
     x: usize,
     y: usize,
     d: usize,
-    mut f: impl FnMut(usize, u32),
-) {
+) -> (i32, i32, i32, i32) {
     let (w, h) = (width as i32, height as i32);
     let (x, y) = (x as i32, y as i32);
     let (dx, dy) = DIRS[d];
-    // q = (x − o·dx, y − o·dy) for o in lo..=hi, o ≠ 0.
     let (mut lo, mut hi) = (-HALF, HALF);
     if dx == 1 {
         lo = lo.max(x - (w - 1));
@@ -127,13 +126,9 @@ fn for_each_window_cell(
         }
         _ => {}
     }
-    let step = dx + dy * w;
-    let base = y * w + x;
-    for o in lo..=hi {
-        if o != 0 {
-            f((base - o * step) as usize, super::pattern::slot(o));
-        }
-    }
+    // The slot walk starts at the first offset that is a cell of the window.
+    let lo = if lo == 0 { 1 } else { lo };
+    (y * w + x, dx + dy * w, lo, hi)
 }
 
 /// Everything kept per cell. Patterns, codes and values are meaningful only while the cell
@@ -506,14 +501,35 @@ impl<R: Rule> Board<R> {
     /// Recomputes a cell's codes and values from its patterns.
     #[inline]
     fn recode(&mut self, i: usize) {
+        self.recode_colour(i, 0);
+        self.recode_colour(i, 1);
+    }
+
+    /// Recomputes colour `col`'s code and values of a cell from its patterns.
+    #[inline(always)]
+    fn recode_colour(&mut self, i: usize, col: usize) {
         let table = combo_table();
         let cell = &mut self.cells[i];
-        for col in 0..2 {
-            let t = &table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
-            cell.code[col] = t.code;
-            cell.value[col] = t.value;
-            cell.order[col] = t.order;
-        }
+        let t = &table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
+        cell.code[col] = t.code;
+        cell.value[col] = t.value;
+        cell.order[col] = t.order;
+    }
+
+    #[inline(always)]
+    fn add_colour(&mut self, i: usize, col: usize) {
+        let cell = &self.cells[i];
+        self.code_count[col][cell.code[col] as usize] += 1;
+        self.eval_total[col][0] += cell.value[col][0];
+        self.eval_total[col][1] += cell.value[col][1];
+    }
+
+    #[inline(always)]
+    fn remove_colour(&mut self, i: usize, col: usize) {
+        let cell = &self.cells[i];
+        self.code_count[col][cell.code[col] as usize] -= 1;
+        self.eval_total[col][0] -= cell.value[col][0];
+        self.eval_total[col][1] -= cell.value[col][1];
     }
 
     #[inline]
@@ -538,27 +554,40 @@ impl<R: Rule> Board<R> {
 
     /// XORs `v` into the keys of every cell whose window holds `(x, y)` and refreshes the
     /// empty ones; with `SAVE`, each refreshed cell's old terms go on `self.saved` first.
+    /// Only the colour whose pattern changed is recoded.
     #[inline(always)]
     fn update_lines<const SAVE: bool>(&mut self, x: usize, y: usize, v: u32) {
         let dims = (self.width, self.height);
-        let tables = self.tables;
+        let [black_table, white_table] = self.tables;
         for d in 0..4 {
-            let mut changed = [0u32; 2 * HALF as usize];
+            // Cell index, and bit c set when colour c's pattern changed.
+            let mut changed = [(0u32, 0u8); 2 * HALF as usize];
             let mut n = 0;
-            let (cells, saved, filled) = (&mut self.cells, &mut self.saved, &self.filled);
-            for_each_window_cell(dims, x, y, d, |q, s| {
-                let cell = &mut cells[q];
-                let key = cell.key[d] ^ (v << (2 * s));
-                cell.key[d] = key;
-                if filled[q] {
-                    return;
+            let (base, step, lo, hi) = window_span(dims, x, y, d);
+            let (mut q, mut shift) = (base - lo * step, 2 * slot(lo));
+            for o in lo..=hi {
+                if o == 0 {
+                    q -= step;
+                    continue;
                 }
-                let black = tables[0].get(key, Color::Black);
-                let white = tables[1].get(key, Color::White);
+                let at = q as usize;
+                q -= step;
+                let slot_shift = shift;
+                shift += 2;
+                let q = at;
+                let cell = &mut self.cells[q];
+                let key = cell.key[d] ^ (v << slot_shift);
+                cell.key[d] = key;
+                if self.filled[q] {
+                    continue;
+                }
+                let (black, white) = get_both(black_table, white_table, key);
                 // Far cells often keep their pattern: then code and value stand too.
-                if cell.pat[0][d] != black || cell.pat[1][d] != white {
+                let which =
+                    u8::from(cell.pat[0][d] != black) | u8::from(cell.pat[1][d] != white) << 1;
+                if which != 0 {
                     if SAVE {
-                        saved.push(SavedCell {
+                        self.saved.push(SavedCell {
                             index: q as u32,
                             pat: cell.pat,
                             code: cell.code,
@@ -568,15 +597,19 @@ impl<R: Rule> Board<R> {
                     }
                     cell.pat[0][d] = black;
                     cell.pat[1][d] = white;
-                    changed[n] = q as u32;
+                    changed[n] = (q as u32, which);
                     n += 1;
                 }
-            });
-            for &q in &changed[..n] {
+            }
+            for &(q, which) in &changed[..n] {
                 let q = q as usize;
-                self.remove_contribution(q);
-                self.recode(q);
-                self.add_contribution(q);
+                for col in 0..2 {
+                    if which & (1 << col) != 0 {
+                        self.remove_colour(q, col);
+                        self.recode_colour(q, col);
+                        self.add_colour(q, col);
+                    }
+                }
             }
         }
     }
@@ -587,7 +620,15 @@ impl<R: Rule> Board<R> {
     fn xor_keys(&mut self, x: usize, y: usize, v: u32) {
         let (dims, cells) = ((self.width, self.height), &mut self.cells);
         for d in 0..4 {
-            for_each_window_cell(dims, x, y, d, |q, s| cells[q].key[d] ^= v << (2 * s));
+            let (base, step, lo, hi) = window_span(dims, x, y, d);
+            let (mut q, mut shift) = (base - lo * step, 2 * slot(lo));
+            for o in lo..=hi {
+                if o != 0 {
+                    cells[q as usize].key[d] ^= v << shift;
+                    shift += 2;
+                }
+                q -= step;
+            }
         }
     }
 
