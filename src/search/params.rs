@@ -103,6 +103,9 @@ pub struct Params {
     pub hist_shift: u32,
     /// Late-move reductions shrink by one ply per this much history (0: no history term).
     pub hist_lmr: i32,
+    /// A node whose searched moves all lose searches the moves its beam cut as well, so that
+    /// no mate score rests on moves never tried.
+    pub beam_proof: bool,
     /// With a per-move clock only (no match time to save for), no new iteration starts
     /// after this share of the hard limit, per mille: time left unused is simply lost.
     /// 700 (the soft target's share) until a longer use of the turn measures better: 980
@@ -154,6 +157,7 @@ impl Default for Params {
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
+            beam_proof: true,
         }
     }
 }
@@ -227,6 +231,7 @@ impl Params {
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
+            "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())

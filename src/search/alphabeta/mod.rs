@@ -412,7 +412,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
             self.params.beam_at(depth)
         };
         self.score_moves(p, tt_move);
-        let n = self.moves[p].len().min(beam);
+        let all = self.moves[p].len();
+        let mut n = all.min(beam);
         if n == 0 {
             return if best_move.is_some() { best } else { DRAW };
         }
@@ -424,7 +425,21 @@ impl<'a, G: Tactics> Worker<'a, G> {
             usize::MAX
         };
         let mut searched = usize::from(staged.is_some());
-        for i in 0..n {
+        let mut next = 0;
+        loop {
+            if next == n {
+                // The beam cut the list and every move searched loses: that is no proof of a
+                // loss while a move is left, so the rest are searched too. A mate score must
+                // never come from moves the beam left out: it would be played as a forced
+                // win that is not one.
+                if n < all && best <= -WIN_MIN && self.params.beam_proof {
+                    n = all;
+                } else {
+                    break;
+                }
+            }
+            let i = next;
+            next += 1;
             let ScoredMove {
                 mv: m,
                 score: order,
