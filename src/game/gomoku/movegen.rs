@@ -54,9 +54,9 @@ impl<R: Rule> Board<R> {
         };
 
         if self.code_count(me, Code::Five) > 0 {
-            self.push_cells_with(out, |b, x, y| b.code_xy(x, y, me) == Code::Five);
+            self.push_five_points(me, self.own_last_move(), out);
         } else if self.code_count(opp, Code::Five) > 0 {
-            self.push_cells_with(out, |b, x, y| b.code_xy(x, y, opp) == Code::Five);
+            self.push_five_points(opp, self.last_move(), out);
             drop_fouls(out, &mut scratch);
         } else if self.code_count(opp, Code::OpenFour) + self.code_count(opp, Code::DoubleFour) > 0
         {
@@ -81,6 +81,36 @@ impl<R: Rule> Board<R> {
     #[inline]
     fn code_xy(&self, x: usize, y: usize, c: Color) -> Code {
         self.cells[self.idx(x, y)].code[c.index()]
+    }
+
+    /// Appends `c`'s five points: read off the lines through `from` (`c`'s last stone) when
+    /// they hold all of them, as they do when that stone made the four; else by a scan of
+    /// the board. Forcing lines of fours go through here at every ply, and a scan costs a
+    /// pass over every empty cell.
+    fn push_five_points(&self, c: Color, from: Option<Move>, out: &mut Vec<ScoredMove>) {
+        let want = self.code_count(c, Code::Five);
+        if let Some(m) = from {
+            for &(dx, dy) in DIRS.iter() {
+                for o in (-4i32..0).chain(1..=4) {
+                    let (x, y) = (m.x as i32 + o * dx, m.y as i32 + o * dy);
+                    if !self.on_board(x, y) || !self.is_empty_xy(x as usize, y as usize) {
+                        continue;
+                    }
+                    let (x, y) = (x as usize, y as usize);
+                    let p = Move::new(x as u8, y as u8);
+                    if self.code_xy(x, y, c) == Code::Five && !out.iter().any(|s| s.mv == p) {
+                        out.push(ScoredMove { mv: p, score: 0 });
+                    }
+                }
+            }
+            if out.len() == want {
+                // Row-major, as a scan would list them.
+                out.sort_by_key(|s| (s.mv.y, s.mv.x));
+                return;
+            }
+            out.clear();
+        }
+        self.push_cells_with(out, |b, x, y| b.code_xy(x, y, c) == Code::Five);
     }
 
     fn push_cells_with(

@@ -227,6 +227,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if ply as usize >= MAX_PLY {
             return self.game.evaluate();
         }
+        // A five on the board's next move is the end: no list to build, no table to read.
+        if G::FOUR_QUIESCENCE && self.game.can_five() {
+            return mate_in(ply + 1);
+        }
         let p = ply as usize;
         self.evals[p] = NO_EVAL;
         let mut depth = depth;
