@@ -60,7 +60,8 @@ pub struct Params {
     pub nmp_div: i32,
     /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
     /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
-    /// 0 turns it off.
+    /// 0 turns it off. Depth 3 with 150 per ply scored +21 Elo (two runs of 800 games at
+    /// 200 ms/move: +22.6 ± 24.1 and +20.0 ± 24.1) against off.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
     /// Logarithmic late-move reductions: when above 0, the `i`-th move searched at depth `d`
@@ -140,8 +141,8 @@ impl Default for Params {
             nmp_depth: 0,
             nmp_base: 2,
             nmp_div: 4,
-            rfp_depth: 0,
-            rfp_margin: 120,
+            rfp_depth: 3,
+            rfp_margin: 150,
             lmr_log: 100,
             time_turn: 700,
             qs_plain: 2,
