@@ -419,6 +419,7 @@ fn check_game_still_plays(s: &mut Session, seed: u64) {
     }
     assert_eq!(s.reply(), "OK", "seed {seed}: START after garbage");
     let mut board = [[false; 15]; 15];
+    let mut mine = [[false; 15]; 15];
     let mut r = Rng::new(seed ^ 0xABCD);
     s.send("BEGIN");
     for turn in 0..6 {
@@ -430,7 +431,9 @@ fn check_game_still_plays(s: &mut Session, seed: u64) {
             "seed {seed}: bad move {a}"
         );
         board[y][x] = true;
-        if turn == 5 {
+        mine[y][x] = true;
+        // Against random replies the engine may win early: a finished game is a played game.
+        if turn == 5 || has_five(&mine, x, y) {
             break;
         }
         let (ox, oy) = loop {
@@ -442,6 +445,22 @@ fn check_game_still_plays(s: &mut Session, seed: u64) {
         board[oy][ox] = true;
         s.send(&format!("TURN {ox},{oy}"));
     }
+}
+
+/// Whether the stone at (x, y) is part of five or more in a row.
+fn has_five(stones: &[[bool; 15]; 15], x: usize, y: usize) -> bool {
+    let run = |dx: isize, dy: isize| {
+        let (mut n, mut cx, mut cy) = (0, x as isize + dx, y as isize + dy);
+        while (0..15).contains(&cx) && (0..15).contains(&cy) && stones[cy as usize][cx as usize] {
+            n += 1;
+            cx += dx;
+            cy += dy;
+        }
+        n
+    };
+    [(1, 0), (0, 1), (1, 1), (1, -1)]
+        .iter()
+        .any(|&(dx, dy)| 1 + run(dx, dy) + run(-dx, -dy) >= 5)
 }
 
 fn fuzz_one(seed: u64) -> usize {

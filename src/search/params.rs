@@ -104,6 +104,9 @@ pub struct Params {
     pub hist_shift: u32,
     /// Late-move reductions shrink by one ply per this much history (0: no history term).
     pub hist_lmr: i32,
+    /// Static values below this size are averaged with the parent node's (see
+    /// `Worker::smoothed`); 0 turns the averaging off.
+    pub eval_avg: i32,
     /// A node whose searched moves all lose searches the moves its beam cut as well, so that
     /// no mate score rests on moves never tried.
     pub beam_proof: bool,
@@ -159,6 +162,7 @@ impl Default for Params {
             hist_shift: 4,
             hist_lmr: 0,
             beam_proof: true,
+            eval_avg: 0,
         }
     }
 }
@@ -233,6 +237,7 @@ impl Params {
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
+            "eval_avg" => self.eval_avg = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())

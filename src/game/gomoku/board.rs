@@ -132,7 +132,7 @@ fn window_span(
 }
 
 /// Everything kept per cell. Patterns, codes and values are meaningful only while the cell
-/// is empty; keys and influence always are.
+/// is empty; keys always are. (Influence is kept beside the cells, in `Board::influence`.)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Cell {
     pub key: [u32; 4],
@@ -143,7 +143,6 @@ pub(super) struct Cell {
     /// Move-ordering rank by colour: 0 when that colour plays here (attack), 1 when its
     /// opponent does (defence). Influence is added when moves are ordered.
     pub order: [[i32; 2]; 2],
-    pub influence: [u16; 2],
 }
 
 /// What [`Board::put_saved`] changed besides the keys, influence and stones: the totals as
@@ -188,6 +187,9 @@ pub struct Board<R: Rule> {
     eval_total: [[i32; 2]; 2],
     hash: u64,
     history: Vec<StateInfo>,
+    /// Influence by cell index and colour: apart from the cells, so that spreading a stone's
+    /// influence writes a few contiguous bytes per row.
+    pub(super) influence: Vec<[u16; 2]>,
     /// Whether each cell (by index) holds a stone or a wall: the hot update reads this
     /// instead of the bit rows, which would need a division to find a cell's row.
     filled: Vec<bool>,
@@ -226,6 +228,7 @@ impl<R: Rule> Board<R> {
             hash: 0,
             history: Vec::with_capacity(width * height),
             filled: vec![false; width * height],
+            influence: vec![[0; 2]; width * height],
             puts: Vec::with_capacity(width * height),
             saved: Vec::new(),
             occupied: 0,
@@ -316,7 +319,7 @@ impl<R: Rule> Board<R> {
     #[inline]
     pub fn influence(&self, m: Move, c: Color) -> u16 {
         self.coords(m)
-            .map_or(0, |(x, y)| self.cells[self.idx(x, y)].influence[c.index()])
+            .map_or(0, |(x, y)| self.influence[self.idx(x, y)][c.index()])
     }
 
     /// How many empty cells give `c` the code `code` right now (O(1)).
@@ -639,17 +642,11 @@ impl<R: Rule> Board<R> {
         for qy in y0..=y1 {
             let weights = &params::INFLUENCE[qy + 2 - y][x0 + 2 - x..=x1 + 2 - x];
             let row = qy * self.width;
-            let cells = &mut self.cells[row + x0..=row + x1];
+            let cells = &mut self.influence[row + x0..=row + x1];
             if add {
-                cells
-                    .iter_mut()
-                    .zip(weights)
-                    .for_each(|(c, w)| c.influence[col] += w);
+                cells.iter_mut().zip(weights).for_each(|(c, w)| c[col] += w);
             } else {
-                cells
-                    .iter_mut()
-                    .zip(weights)
-                    .for_each(|(c, w)| c.influence[col] -= w);
+                cells.iter_mut().zip(weights).for_each(|(c, w)| c[col] -= w);
             }
         }
     }

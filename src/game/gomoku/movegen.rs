@@ -361,8 +361,9 @@ impl<R: Rule> Board<R> {
     /// against the opponent (see [`super::board::Cell::order`]) and the influence around it.
     #[inline]
     fn order_score(&self, m: Move, me: Color) -> i32 {
-        let cell = &self.cells[self.idx(m.x as usize, m.y as usize)];
-        let infl = i32::from(cell.influence[0]) + i32::from(cell.influence[1]);
+        let i = self.idx(m.x as usize, m.y as usize);
+        let cell = &self.cells[i];
+        let infl = i32::from(self.influence[i][0]) + i32::from(self.influence[i][1]);
         cell.order[me.index()][0]
             + cell.order[me.opponent().index()][1]
             + infl * weights::ORDER_INFLUENCE

@@ -122,7 +122,10 @@ impl<R: Rule> Board<R> {
                     fixed: cell.value[me][0] + cell.value[opp][0] / 2,
                     index,
                     counted: counted as u8,
-                    influence: cell.influence[0] + cell.influence[1],
+                    influence: {
+                        let i = self.influence[self.idx(s.mv.x as usize, s.mv.y as usize)];
+                        i[0] + i[1]
+                    },
                 }
             })
             .collect()

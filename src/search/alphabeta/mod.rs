@@ -300,7 +300,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         } else {
             false
         };
-        let eval = self.evals[p];
+        let eval = self.smoothed(p);
         if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
             // Razoring: far below alpha near the leaves, only a four can bring it back, and
             // the quiescence search tries exactly those.
@@ -526,6 +526,24 @@ impl<'a, G: Tactics> Worker<'a, G> {
             bound,
         );
         best
+    }
+
+    /// The static value stored for `ply`, averaged with the parent's (negated) when
+    /// [`Params::eval_avg`] is on and both are quiet (below `eval_avg` in size): the value
+    /// of a position halfway through the last move, which damps the swing that whoever
+    /// moved last gives the static value. Decisive threat terms are never halved.
+    #[inline]
+    fn smoothed(&self, ply: usize) -> i32 {
+        let e = self.evals[ply];
+        let limit = self.params.eval_avg;
+        if limit == 0 || e == NO_EVAL || ply == 0 || e.abs() >= limit {
+            return e;
+        }
+        let parent = self.evals[ply - 1];
+        if parent == NO_EVAL || parent.abs() >= limit {
+            return e;
+        }
+        (e - parent) / 2
     }
 
     /// Killer and history credit for a move that caused a beta cutoff; with

@@ -55,8 +55,8 @@ impl<G: Tactics> Worker<'_, G> {
             }
             tt_move = e.mv;
         }
-        let stand = self.game.evaluate();
-        self.evals[p] = stand;
+        self.evals[p] = self.game.evaluate();
+        let stand = self.smoothed(p);
         if stand >= beta || qply >= self.params.qs_max {
             return stand;
         }

@@ -80,7 +80,7 @@ impl<R: Rule> Board<R> {
                         }
                     }
                 }
-                if infl != cell.influence {
+                if infl != self.influence[self.idx(x, y)] {
                     return Err(format!("influence differs at {x},{y}"));
                 }
                 if !self.is_empty_xy(x, y) {
