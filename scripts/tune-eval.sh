@@ -13,7 +13,15 @@
 #   --write     overwrite src/game/gomoku/weights.rs (default: print the fit only)
 #   OLD_GAMES   earlier games.jsonl files to fit on as well
 #
-# The weights committed with this script were fitted with
+# The weights committed now are a second fit on top of the first (tune starts from the build's
+# weights): the build of 143f48a ran
+#   pbrain-wuzi tune --epochs 3000 --rate 3 RUNS/*/games.jsonl
+# on 5,042 games of 2026-11-24 at timeout_turn 200 (128,631 positions; held-out loss
+# 0.129854 -> 0.113534): SPRTs between builds of that day on openings/balanced-freestyle-15.pos
+# and 200 games of the gauntlet against pela and Carbon (scripts/gauntlet.sh --turn 200);
+# EVAL_SOURCE in weights.rs names the files. A third fit on 9,306 games (these plus 4,264 more
+# of the same kind) did not lower the held-out loss (0.133295 -> 0.133339), so it was not kept.
+# The first fit was
 #   pbrain-wuzi tune --epochs 3000 --rate 3 selfplay1/games.jsonl selfplay2/games.jsonl \
 #       selfplay3/games.jsonl sp4/selfplay/games.jsonl sp5/selfplay/games.jsonl
 # on 2,000 games at timeout_turn 40 (seed 11) and 2,019 at timeout_turn 100 (seed 12) between
@@ -30,7 +38,7 @@ while [[ $# -gt 0 ]]; do
         --seed) seed=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --write) write=1; shift ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
