@@ -3,8 +3,11 @@
 //! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
 //! driver ([`solve_cli`](mod@solve_cli)).
 
+pub mod book;
+pub mod book_build;
 pub mod heuristic;
 pub mod players;
+pub mod shipped_book;
 pub mod solve_cli;
 pub mod solver;
 
@@ -86,8 +89,51 @@ fn option<T: std::str::FromStr>(ctx: &ThinkContext, key: &str) -> Option<T> {
 /// default 60), `c4_playouts` (Monte-Carlo playouts per move, default 400; UCT gets
 /// `c4_playouts` × width iterations unless `c4_iterations` says otherwise), `c4_uct_c`
 /// (exploration constant, default 1.4), `c4_seed` (random seed; the clock otherwise).
+///
+/// The solver player answers a position of its opening book at once (`c4_book`: the path of
+/// another book file, or `none`; the built-in 7×6 book by default, see [`shipped_book`]).
 pub fn think(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
+    if let Some(r) = book_move(game, ctx) {
+        return r;
+    }
     with_bits!(game.width, game.height, think_with(game, ctx))
+}
+
+/// The player the `c4_player` option names (the solver by default).
+fn player_of(ctx: &ThinkContext) -> Player {
+    ctx.options
+        .get("c4_player")
+        .and_then(|s| Player::parse(s))
+        .unwrap_or(Player::Solver)
+}
+
+/// The book's move and exact score, when the solver player stands on a book position.
+fn book_move(game: &Connect4, ctx: &mut ThinkContext) -> Option<SearchResult> {
+    if player_of(ctx) != Player::Solver || game.outcome().is_some() {
+        return None;
+    }
+    let start = ctx.limits.start.unwrap_or_else(Instant::now);
+    let book = shipped_book::book_for(ctx.options.get("c4_book").map(String::as_str))?;
+    let found = book.lookup(game)?;
+    let best = game.landing(found.column)?;
+    let cells = game.width * game.height;
+    let score = solver::to_engine_score(found.score, cells, game.ply());
+    let depth = (cells - game.ply()) as u32;
+    (ctx.report)(&Iteration {
+        depth,
+        seldepth: depth,
+        score,
+        nodes: 0,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        pv: vec![best],
+    });
+    Some(SearchResult {
+        best,
+        score,
+        depth,
+        nodes: 0,
+        pv: vec![best],
+    })
 }
 
 fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
@@ -106,11 +152,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
         return result;
     }
     let p = game.position(&g);
-    let player = ctx
-        .options
-        .get("c4_player")
-        .and_then(|s| Player::parse(s))
-        .unwrap_or(Player::Solver);
+    let player = player_of(ctx);
     let start = ctx.limits.start.unwrap_or_else(Instant::now);
     let mut rng = match option::<u64>(ctx, "c4_seed") {
         Some(seed) => players::Rng::new(seed ^ game.key),
@@ -210,7 +252,7 @@ fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> O
 }
 
 /// What the solver phase settled.
-enum Solved {
+pub(super) enum Solved {
     /// A column with its engine score (exact, or a proven bound).
     Move(usize, i32),
     /// Nothing usable in the budget (or a proven loss without its length): search on.
@@ -221,7 +263,7 @@ enum Solved {
 /// score), then, with the budget left, the exact score for the fastest win or slowest loss.
 /// A proven win or draw is played even when the exact score does not fit: its move keeps the
 /// value, and a won game on a finite board ends anyway.
-fn run_solver<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
+pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
     let remaining = g.cells() - p.moves;
     let Some((sign, weak_col)) = s.best_move_weak(p) else {
         return Solved::Open;
@@ -362,7 +404,7 @@ fn solver_phase<B: Bits>(
         let mut s = Solver::new(g, tt)
             .with_node_limit(node_cap)
             .with_stop(&solver_stop);
-        (run_solver(&mut s, g, p), s.nodes)
+        (decide(&mut s, g, p), s.nodes)
     };
     let nodes = nodes_before + used;
     if let Solved::Move(col, engine_score) = solved {
