@@ -73,7 +73,7 @@ pub struct EngineOptions {
     /// Maximum search depth (INFO max_depth)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
-    /// Connect Four player: solver, uct, mc, greedy or random (INFO c4_player)
+    /// Connect Four player: solver, beam, uct, mc, greedy or random (INFO c4_player)
     #[arg(long, value_name = "PLAYER", value_parser = c4_player_name)]
     pub c4_player: Option<String>,
     /// Gomoku opening rule: none, pro, longpro or swap1 (INFO opening_rule)
@@ -153,7 +153,7 @@ fn game_name(s: &str) -> Result<String, String> {
 fn c4_player_name(s: &str) -> Result<String, String> {
     connect4::Player::parse(s)
         .map(|_| s.to_string())
-        .ok_or_else(|| "expected solver, uct, mc, greedy or random".to_string())
+        .ok_or_else(|| "expected solver, beam, uct, mc, greedy or random".to_string())
 }
 
 /// `--opening`: any name `INFO opening_rule` accepts.

@@ -20,7 +20,7 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::{with_bits, Connect4};
 use crate::game::{Game, Move};
 use crate::search::{Iteration, SearchResult, ThinkContext};
-use heuristic::BeamSearch;
+use heuristic::{BeamSearch, Leaf};
 use solver::{Solver, TransTable};
 use std::time::{Duration, Instant};
 
@@ -60,6 +60,9 @@ pub enum Player {
     Greedy,
     MonteCarlo,
     Uct,
+    /// The classic beam alpha-beta player: the beam search alone, leaves scored by the
+    /// alignment utility, `c4_beam` percent of the moves kept below the root.
+    Beam,
     Solver,
 }
 
@@ -71,6 +74,7 @@ impl Player {
             "greedy" | "biased" => Some(Player::Greedy),
             "mc" | "montecarlo" | "monte-carlo" => Some(Player::MonteCarlo),
             "uct" | "mcts" => Some(Player::Uct),
+            "beam" => Some(Player::Beam),
             "solver" | "perfect" => Some(Player::Solver),
             _ => None,
         }
@@ -187,6 +191,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
                 (ch.col, score, 1, ch.playouts)
             })
         }
+        Player::Beam => beam_player(game, &g, &p, ctx, start),
         Player::Solver => solver_player(game, &g, &p, ctx, start),
     };
     if let Some((col, score, depth, nodes)) = chosen {
@@ -198,7 +203,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
         result.depth = depth;
         result.nodes = nodes;
     }
-    if player != Player::Solver {
+    if !matches!(player, Player::Solver | Player::Beam) {
         (ctx.report)(&Iteration {
             depth: result.depth,
             seldepth: result.depth,
@@ -320,7 +325,17 @@ fn solver_player<B: Bits>(
     let (beam, nodes) = if remaining <= SOLVER_REACH {
         let beam_soft = soft_share(start, limits.optimum, limits.maximum, NEAR_BEAM_SHARE);
         let beam_nodes = limits.max_nodes.map(|n| share(n, NEAR_BEAM_SHARE));
-        let (beam, beam_used) = beam_phase(game, g, p, ctx, start, beam_soft, beam_nodes, 0);
+        let (beam, beam_used) = beam_phase(
+            game,
+            g,
+            p,
+            ctx,
+            start,
+            beam_soft,
+            beam_nodes,
+            0,
+            Leaf::Threats,
+        );
         let solver_nodes = match (limits.max_nodes, timed) {
             (Some(n), _) => Some(n.saturating_sub(beam_used).max(1)),
             (None, true) => None,
@@ -346,23 +361,61 @@ fn solver_player<B: Bits>(
         }
         let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
         let soft = limits.optimum.or(limits.maximum);
-        beam_phase(game, g, p, ctx, start, soft, beam_nodes, used)
+        beam_phase(
+            game,
+            g,
+            p,
+            ctx,
+            start,
+            soft,
+            beam_nodes,
+            used,
+            Leaf::Threats,
+        )
     };
-    let found = beam.or_else(|| {
-        // Not even depth 1 finished: any move that does not lose at once.
-        let nl = p.non_losing_moves(g);
-        let pool = if nl.is_zero() { p.possible(g) } else { nl };
-        Position::columns_in(g, pool)
-            .next()
-            .map(|col| heuristic::BeamResult {
-                col,
-                score: DRAW,
-                depth: 0,
-                nodes: 0,
-            })
-    })?;
+    let found = beam.or_else(|| any_safe_move(g, p))?;
     let score = found.score.clamp(-WIN, WIN);
     Some((found.col, score, found.depth, nodes))
+}
+
+/// When not even depth 1 finished: a move that does not lose at once, if any.
+fn any_safe_move<B: Bits>(g: &Geometry<B>, p: &Position<B>) -> Option<heuristic::BeamResult> {
+    let nl = p.non_losing_moves(g);
+    let pool = if nl.is_zero() { p.possible(g) } else { nl };
+    Position::columns_in(g, pool)
+        .next()
+        .map(|col| heuristic::BeamResult {
+            col,
+            score: DRAW,
+            depth: 0,
+            nodes: 0,
+        })
+}
+
+/// The classic beam player: the beam search alone to the soft limit, leaves scored by the
+/// alignment utility. Returns (column, score, depth, nodes).
+fn beam_player<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+) -> Option<(usize, i32, u32, u64)> {
+    let limits = ctx.limits.clone();
+    let soft = limits.optimum.or(limits.maximum);
+    let (beam, nodes) = beam_phase(
+        game,
+        g,
+        p,
+        ctx,
+        start,
+        soft,
+        limits.max_nodes,
+        0,
+        Leaf::Alignment,
+    );
+    let found = beam.or_else(|| any_safe_move(g, p))?;
+    Some((found.col, found.score.clamp(-WIN, WIN), found.depth, nodes))
 }
 
 /// The solver phase under a deadline and a node budget, on the game's kept table (sized to
@@ -434,6 +487,7 @@ fn beam_phase<B: Bits>(
     soft: Option<Instant>,
     node_cap: Option<u64>,
     nodes_before: u64,
+    leaf: Leaf,
 ) -> (Option<heuristic::BeamResult>, u64) {
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
@@ -450,7 +504,8 @@ fn beam_phase<B: Bits>(
     let hard = limits.maximum;
     let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let mut search = BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop);
+    let mut search =
+        BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop).with_leaf(leaf);
     let report = &mut ctx.report;
     let iter_start = Instant::now();
     let found = search.run(p, max_depth, &mut |r| {
@@ -544,7 +599,7 @@ mod tests {
         for c in [5, 6, 5] {
             g.play_column(c).unwrap();
         }
-        for name in ["random", "greedy", "mc", "uct", "solver"] {
+        for name in ["random", "greedy", "mc", "uct", "beam", "solver"] {
             let limits = Limits {
                 max_nodes: Some(20_000),
                 max_depth: Some(4),
