@@ -30,6 +30,10 @@ const TURN_MS: &str = "200";
 /// should have held.
 const ORACLE_NODE_LIMIT: u64 = 200_000_000;
 
+/// The timed tests take this lock, so that they do not run at once: on a 2-core machine
+/// two of them would each halve the other's thinking time.
+static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// Moves slower than this are listed on stderr (with `--nocapture`), to find the dearest.
 const REPORT_SLOWER_MS: u128 = 60;
 
@@ -206,6 +210,7 @@ fn game_against_solver(oracle: &mut Oracle, engine_first: bool, seed: u64, devia
 /// Perfect play gives the first player the win with its last stone (+1).
 #[test]
 fn self_play_is_perfect() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let mut oracle = Oracle::new();
     let (mut a, mut b) = (engine(), engine());
     let mut moves = 0;
@@ -240,6 +245,7 @@ fn self_play_is_perfect() {
 /// the exact value. `C4_BOOK_GAMES` sets the number of games (default 16).
 #[test]
 fn plays_perfectly_against_the_solver() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let games: u64 = std::env::var("C4_BOOK_GAMES")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -293,6 +299,7 @@ fn is_move(line: &str) -> bool {
 /// A missing or corrupt book file: one warning, and the engine plays by search.
 #[test]
 fn bad_book_files_fall_back_to_search() {
+    let _alone = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let dir = std::env::temp_dir().join(format!("wuzi-c4-book-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let shipped = std::fs::read(concat!(

@@ -20,7 +20,7 @@
 //! | 8 | FNV-1a 64 of all the bytes before |
 //!
 //! An entry packs the position's key (Pons' `current + mask`, the smaller of it and its
-//! mirror's) in bits 10..64, the score + [`SCORE_OFFSET`] in bits 4..10 and the column in
+//! mirror's) in bits 10..64, the score + 32 in bits 4..10 and the column in
 //! bits 0..4, so that sorting entries sorts keys and a lookup is one binary search. Loading
 //! checks the size, the hash, the order and every field; any fault is an error with its
 //! reason, and the caller falls back to search.

@@ -7,11 +7,12 @@
 //! a position where the player moves (a *player node*) it stores the exact score and one
 //! best column, plays it, and visits every reply of the opponent. A player node is left out
 //! (a *leaf*: not stored, not expanded) when a cold solve with the engine's own move
-//! procedure ([`super::decide`], a fresh table) finishes within the node threshold, so
-//! the engine answers it in a fraction of a short turn; and when it is past `max_ply`
-//! (counted apart: such a position would have to be solved in play). Everything a perfect
-//! player of either colour can reach is therefore in the book or cheap to solve, whatever
-//! the opponent plays.
+//! procedure (weak then exact solve, on a fresh table) finishes within the node threshold, so
+//! the engine answers it in a fraction of a short turn. Past `max_ply` a dear node is not
+//! stored either, only counted: the engine would have to solve it in play. So the first
+//! position off the book that a book-following player meets, whatever the opponent plays,
+//! was measured cheap; the positions after it were not measured (they are deeper, and the
+//! engine meets them with the table that first solve filled).
 //!
 //! The solves share one large table for the whole walk (its entries are exact bounds about
 //! positions, valid forever), so a node's solve reuses its ancestors' work. A book already
