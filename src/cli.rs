@@ -73,7 +73,7 @@ pub struct EngineOptions {
     /// Maximum search depth (INFO max_depth)
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub depth: Option<u32>,
-    /// Connect Four player: solver, uct, mc, greedy or random (INFO c4_player)
+    /// Connect Four player: solver, beam, uct, mc, greedy or random (INFO c4_player)
     #[arg(long, value_name = "PLAYER", value_parser = c4_player_name)]
     pub c4_player: Option<String>,
     /// Gomoku opening rule: none, pro, longpro or swap1 (INFO opening_rule)
@@ -153,7 +153,7 @@ fn game_name(s: &str) -> Result<String, String> {
 fn c4_player_name(s: &str) -> Result<String, String> {
     connect4::Player::parse(s)
         .map(|_| s.to_string())
-        .ok_or_else(|| "expected solver, uct, mc, greedy or random".to_string())
+        .ok_or_else(|| "expected solver, beam, uct, mc, greedy or random".to_string())
 }
 
 /// `--opening`: any name `INFO opening_rule` accepts.
@@ -228,6 +228,10 @@ pub enum SolveGame {
     Mnk,
 }
 
+/// Table entries of a book build by default: 2^26 (512 MB), for the minutes-long solves of
+/// the first plies.
+const BOOK_TT_ENTRIES: usize = 1 << 26;
+
 /// `pbrain-wuzi solve`: one game's options; the board defaults to 7×6 (connect4) or 3×3 (mnk).
 #[derive(Debug, Args)]
 #[command(
@@ -265,6 +269,16 @@ pub struct SolveArgs {
     /// connect4: give up a position after S seconds and print TIMEOUT
     #[arg(long, value_name = "S")]
     pub timeout_s: Option<f64>,
+    /// connect4: build the opening book into FILE (resumed when FILE holds one; a table of
+    /// 2^26 entries unless --tt-entries) instead of reading positions
+    #[arg(long, value_name = "FILE")]
+    pub book: Option<std::path::PathBuf>,
+    /// connect4 --book: deepest ply (stones on the board) of a stored position
+    #[arg(long, value_name = "N", default_value_t = 24)]
+    pub book_ply: usize,
+    /// connect4 --book: positions the engine solves cold within N nodes are left out
+    #[arg(long, value_name = "N", default_value_t = 250_000)]
+    pub book_nodes: u64,
 }
 
 impl SolveArgs {
@@ -285,6 +299,25 @@ impl SolveArgs {
                     timeout_s: self.timeout_s,
                 };
                 o.check().map_err(|e| usage(e.to_string()))?;
+                if let Some(path) = &self.book {
+                    let b = connect4::book_build::BuildOptions {
+                        max_ply: self.book_ply,
+                        node_threshold: self.book_nodes,
+                        // The build's long solves want a large table unless told otherwise.
+                        tt_entries: self.tt_entries.unwrap_or(BOOK_TT_ENTRIES),
+                        checkpoint: std::time::Duration::from_secs(300),
+                    };
+                    return connect4::book_build::book_cli(
+                        o.width,
+                        o.height,
+                        o.k,
+                        &b,
+                        path,
+                        out,
+                        &mut std::io::stderr(),
+                    )
+                    .map_err(CliError::Failed);
+                }
                 connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
             SolveGame::Mnk => {
@@ -292,6 +325,7 @@ impl SolveArgs {
                     ("--weak", self.weak),
                     ("--tt-entries", self.tt_entries.is_some()),
                     ("--timeout-s", self.timeout_s.is_some()),
+                    ("--book", self.book.is_some()),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {
                     return Err(usage(format!("{flag} applies to --game connect4 only")));

@@ -70,8 +70,9 @@ impl<B: Bits> Windows<B> {
         ALIGN_UNIT * s * s / (k as i32 - s + 1).max(1)
     }
 
-    /// The alignment evaluation from the side to move's point of view.
-    pub fn evaluate(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+    /// The windows alone (no threat terms), from the side to move's point of view: the
+    /// utility of the classic beam player.
+    pub fn alignment(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
         let me = p.current;
         let opp = p.current ^ p.mask;
         let mut v = 0;
@@ -83,6 +84,14 @@ impl<B: Bits> Windows<B> {
                 v -= Self::window_value(g.k, b);
             }
         }
+        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// The alignment evaluation with the threat terms, from the side to move's point of view.
+    pub fn evaluate(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+        let me = p.current;
+        let opp = p.current ^ p.mask;
+        let mut v = self.alignment(g, p);
         // The first player is the one to move when an even number of stones is down.
         let me_first = p.moves.is_multiple_of(2);
         let (my_good, opp_good) = if me_first {
@@ -147,5 +156,19 @@ mod tests {
         assert!(
             w.cell_value(&g, e.current, e.mask, 3, 0) > w.cell_value(&g, e.current, e.mask, 0, 0)
         );
+    }
+
+    /// The alignment part ignores threats; the full evaluation adds them.
+    #[test]
+    fn alignment_leaves_out_the_threat_terms() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        // X has 4,5,6 on the bottom row after O's two stones on column 1; X to move has
+        // two winning cells (3 and 7): the threats weigh in the full evaluation only.
+        let p = parse_sequence(&g, "41516").unwrap();
+        let full = w.evaluate(&g, &p);
+        let plain = w.alignment(&g, &p);
+        assert!(plain < 0 && full < plain, "plain {plain}, full {full}");
+        assert_eq!(w.alignment(&g, &Position::empty()), 0);
     }
 }

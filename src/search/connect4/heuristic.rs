@@ -19,6 +19,15 @@ use crate::game::connect4::windows::Windows;
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 
+/// What the beam search scores its leaves with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Leaf {
+    /// The windows alone ([`Windows::alignment`]): the classic beam player's utility.
+    Alignment,
+    /// The windows with the threat terms ([`Windows::evaluate`]): the default player's.
+    Threats,
+}
+
 /// What one finished iteration found.
 #[derive(Clone, Debug)]
 pub struct BeamResult {
@@ -33,6 +42,7 @@ pub struct BeamSearch<'a, B: Bits> {
     g: &'a Geometry<B>,
     win: &'a Windows<B>,
     beam_percent: u32,
+    leaf: Leaf,
     pub nodes: u64,
     node_limit: Option<u64>,
     should_stop: &'a dyn Fn() -> bool,
@@ -51,11 +61,18 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             g,
             win,
             beam_percent: beam_percent.clamp(1, 100),
+            leaf: Leaf::Threats,
             nodes: 0,
             node_limit,
             should_stop,
             aborted: false,
         }
+    }
+
+    /// Scores the leaves with `leaf` (the threat terms by default).
+    pub fn with_leaf(mut self, leaf: Leaf) -> Self {
+        self.leaf = leaf;
+        self
     }
 
     /// Iterative deepening up to `max_depth`; `on_iteration` sees every finished iteration
@@ -186,7 +203,10 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             return 0;
         }
         if depth == 0 {
-            return self.win.evaluate(g, p);
+            return match self.leaf {
+                Leaf::Alignment => self.win.alignment(g, p),
+                Leaf::Threats => self.win.evaluate(g, p),
+            };
         }
         let moves = self.ordered(p, nl);
         let keep = ((moves.len() as u32 * self.beam_percent).div_ceil(100) as usize).max(1);

@@ -3,8 +3,11 @@
 //! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
 //! driver ([`solve_cli`](mod@solve_cli)).
 
+pub mod book;
+pub mod book_build;
 pub mod heuristic;
 pub mod players;
+pub mod shipped_book;
 pub mod solve_cli;
 pub mod solver;
 
@@ -17,7 +20,7 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::{with_bits, Connect4};
 use crate::game::{Game, Move};
 use crate::search::{Iteration, SearchResult, ThinkContext};
-use heuristic::BeamSearch;
+use heuristic::{BeamSearch, Leaf};
 use solver::{Solver, TransTable};
 use std::time::{Duration, Instant};
 
@@ -57,6 +60,9 @@ pub enum Player {
     Greedy,
     MonteCarlo,
     Uct,
+    /// The classic beam alpha-beta player: the beam search alone, leaves scored by the
+    /// alignment utility, `c4_beam` percent of the moves kept below the root.
+    Beam,
     Solver,
 }
 
@@ -68,6 +74,7 @@ impl Player {
             "greedy" | "biased" => Some(Player::Greedy),
             "mc" | "montecarlo" | "monte-carlo" => Some(Player::MonteCarlo),
             "uct" | "mcts" => Some(Player::Uct),
+            "beam" => Some(Player::Beam),
             "solver" | "perfect" => Some(Player::Solver),
             _ => None,
         }
@@ -86,8 +93,51 @@ fn option<T: std::str::FromStr>(ctx: &ThinkContext, key: &str) -> Option<T> {
 /// default 60), `c4_playouts` (Monte-Carlo playouts per move, default 400; UCT gets
 /// `c4_playouts` × width iterations unless `c4_iterations` says otherwise), `c4_uct_c`
 /// (exploration constant, default 1.4), `c4_seed` (random seed; the clock otherwise).
+///
+/// The solver player answers a position of its opening book at once (`c4_book`: the path of
+/// another book file, or `none`; the built-in 7×6 book by default, see [`shipped_book`]).
 pub fn think(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
+    if let Some(r) = book_move(game, ctx) {
+        return r;
+    }
     with_bits!(game.width, game.height, think_with(game, ctx))
+}
+
+/// The player the `c4_player` option names (the solver by default).
+fn player_of(ctx: &ThinkContext) -> Player {
+    ctx.options
+        .get("c4_player")
+        .and_then(|s| Player::parse(s))
+        .unwrap_or(Player::Solver)
+}
+
+/// The book's move and exact score, when the solver player stands on a book position.
+fn book_move(game: &Connect4, ctx: &mut ThinkContext) -> Option<SearchResult> {
+    if player_of(ctx) != Player::Solver || game.outcome().is_some() {
+        return None;
+    }
+    let start = ctx.limits.start.unwrap_or_else(Instant::now);
+    let book = shipped_book::book_for(ctx.options.get("c4_book").map(String::as_str))?;
+    let found = book.lookup(game)?;
+    let best = game.landing(found.column)?;
+    let cells = game.width * game.height;
+    let score = solver::to_engine_score(found.score, cells, game.ply());
+    let depth = (cells - game.ply()) as u32;
+    (ctx.report)(&Iteration {
+        depth,
+        seldepth: depth,
+        score,
+        nodes: 0,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        pv: vec![best],
+    });
+    Some(SearchResult {
+        best,
+        score,
+        depth,
+        nodes: 0,
+        pv: vec![best],
+    })
 }
 
 fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult {
@@ -106,11 +156,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
         return result;
     }
     let p = game.position(&g);
-    let player = ctx
-        .options
-        .get("c4_player")
-        .and_then(|s| Player::parse(s))
-        .unwrap_or(Player::Solver);
+    let player = player_of(ctx);
     let start = ctx.limits.start.unwrap_or_else(Instant::now);
     let mut rng = match option::<u64>(ctx, "c4_seed") {
         Some(seed) => players::Rng::new(seed ^ game.key),
@@ -145,6 +191,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
                 (ch.col, score, 1, ch.playouts)
             })
         }
+        Player::Beam => beam_player(game, &g, &p, ctx, start),
         Player::Solver => solver_player(game, &g, &p, ctx, start),
     };
     if let Some((col, score, depth, nodes)) = chosen {
@@ -156,7 +203,7 @@ fn think_with<B: Bits>(game: &Connect4, ctx: &mut ThinkContext) -> SearchResult 
         result.depth = depth;
         result.nodes = nodes;
     }
-    if player != Player::Solver {
+    if !matches!(player, Player::Solver | Player::Beam) {
         (ctx.report)(&Iteration {
             depth: result.depth,
             seldepth: result.depth,
@@ -210,7 +257,7 @@ fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> O
 }
 
 /// What the solver phase settled.
-enum Solved {
+pub(super) enum Solved {
     /// A column with its engine score (exact, or a proven bound).
     Move(usize, i32),
     /// Nothing usable in the budget (or a proven loss without its length): search on.
@@ -221,7 +268,7 @@ enum Solved {
 /// score), then, with the budget left, the exact score for the fastest win or slowest loss.
 /// A proven win or draw is played even when the exact score does not fit: its move keeps the
 /// value, and a won game on a finite board ends anyway.
-fn run_solver<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
+pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
     let remaining = g.cells() - p.moves;
     let Some((sign, weak_col)) = s.best_move_weak(p) else {
         return Solved::Open;
@@ -278,7 +325,17 @@ fn solver_player<B: Bits>(
     let (beam, nodes) = if remaining <= SOLVER_REACH {
         let beam_soft = soft_share(start, limits.optimum, limits.maximum, NEAR_BEAM_SHARE);
         let beam_nodes = limits.max_nodes.map(|n| share(n, NEAR_BEAM_SHARE));
-        let (beam, beam_used) = beam_phase(game, g, p, ctx, start, beam_soft, beam_nodes, 0);
+        let (beam, beam_used) = beam_phase(
+            game,
+            g,
+            p,
+            ctx,
+            start,
+            beam_soft,
+            beam_nodes,
+            0,
+            Leaf::Threats,
+        );
         let solver_nodes = match (limits.max_nodes, timed) {
             (Some(n), _) => Some(n.saturating_sub(beam_used).max(1)),
             (None, true) => None,
@@ -304,23 +361,61 @@ fn solver_player<B: Bits>(
         }
         let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
         let soft = limits.optimum.or(limits.maximum);
-        beam_phase(game, g, p, ctx, start, soft, beam_nodes, used)
+        beam_phase(
+            game,
+            g,
+            p,
+            ctx,
+            start,
+            soft,
+            beam_nodes,
+            used,
+            Leaf::Threats,
+        )
     };
-    let found = beam.or_else(|| {
-        // Not even depth 1 finished: any move that does not lose at once.
-        let nl = p.non_losing_moves(g);
-        let pool = if nl.is_zero() { p.possible(g) } else { nl };
-        Position::columns_in(g, pool)
-            .next()
-            .map(|col| heuristic::BeamResult {
-                col,
-                score: DRAW,
-                depth: 0,
-                nodes: 0,
-            })
-    })?;
+    let found = beam.or_else(|| any_safe_move(g, p))?;
     let score = found.score.clamp(-WIN, WIN);
     Some((found.col, score, found.depth, nodes))
+}
+
+/// When not even depth 1 finished: a move that does not lose at once, if any.
+fn any_safe_move<B: Bits>(g: &Geometry<B>, p: &Position<B>) -> Option<heuristic::BeamResult> {
+    let nl = p.non_losing_moves(g);
+    let pool = if nl.is_zero() { p.possible(g) } else { nl };
+    Position::columns_in(g, pool)
+        .next()
+        .map(|col| heuristic::BeamResult {
+            col,
+            score: DRAW,
+            depth: 0,
+            nodes: 0,
+        })
+}
+
+/// The classic beam player: the beam search alone to the soft limit, leaves scored by the
+/// alignment utility. Returns (column, score, depth, nodes).
+fn beam_player<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+) -> Option<(usize, i32, u32, u64)> {
+    let limits = ctx.limits.clone();
+    let soft = limits.optimum.or(limits.maximum);
+    let (beam, nodes) = beam_phase(
+        game,
+        g,
+        p,
+        ctx,
+        start,
+        soft,
+        limits.max_nodes,
+        0,
+        Leaf::Alignment,
+    );
+    let found = beam.or_else(|| any_safe_move(g, p))?;
+    Some((found.col, found.score.clamp(-WIN, WIN), found.depth, nodes))
 }
 
 /// The solver phase under a deadline and a node budget, on the game's kept table (sized to
@@ -362,7 +457,7 @@ fn solver_phase<B: Bits>(
         let mut s = Solver::new(g, tt)
             .with_node_limit(node_cap)
             .with_stop(&solver_stop);
-        (run_solver(&mut s, g, p), s.nodes)
+        (decide(&mut s, g, p), s.nodes)
     };
     let nodes = nodes_before + used;
     if let Solved::Move(col, engine_score) = solved {
@@ -392,6 +487,7 @@ fn beam_phase<B: Bits>(
     soft: Option<Instant>,
     node_cap: Option<u64>,
     nodes_before: u64,
+    leaf: Leaf,
 ) -> (Option<heuristic::BeamResult>, u64) {
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
@@ -408,7 +504,8 @@ fn beam_phase<B: Bits>(
     let hard = limits.maximum;
     let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let mut search = BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop);
+    let mut search =
+        BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop).with_leaf(leaf);
     let report = &mut ctx.report;
     let iter_start = Instant::now();
     let found = search.run(p, max_depth, &mut |r| {
@@ -502,7 +599,7 @@ mod tests {
         for c in [5, 6, 5] {
             g.play_column(c).unwrap();
         }
-        for name in ["random", "greedy", "mc", "uct", "solver"] {
+        for name in ["random", "greedy", "mc", "uct", "beam", "solver"] {
             let limits = Limits {
                 max_nodes: Some(20_000),
                 max_depth: Some(4),

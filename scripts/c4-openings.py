@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""Seeded random Connect Four openings for the arena, in its "pos" format.
+
+Prints COUNT distinct openings of PLIES random moves each (uniform over the columns not
+full), none of which holds an alignment or leaves the side to move a win at once. With
+--solver, an opening is also dropped when that binary's `solve --weak` settles it within
+--decided-s seconds: a quick forced win (an open two on the bottom row, say) decides the
+game by colour, and the arena plays each opening with both colours, so such an opening
+only adds a win to each side. A pos line names cells, letter = column from `a`, number =
+row from the top + 1, so a stone in column c landing on the bottom row of a board H high
+is `<c>H`. The same seed gives the same list on any machine (Python's Mersenne Twister is
+specified; the solver's verdicts are exact, only a slow machine may keep a few more).
+
+usage: scripts/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4] [--seed 16]
+                              [--solver target/release/pbrain-wuzi] [--decided-s 0.2]
+"""
+import argparse
+import random
+import subprocess
+
+
+def decided(solver, w, h, columns, seconds):
+    """Whether `solver solve --weak` settles the position within `seconds`."""
+    out = subprocess.run(
+        [solver, "solve", "--width", str(w), "--height", str(h), "--weak",
+         "--timeout-s", str(seconds)],
+        input=columns + "\n", capture_output=True, text=True, check=True,
+    ).stdout.split()
+    return len(out) > 1 and out[1] != "TIMEOUT"
+
+
+def wins(stones, h):
+    """Whether a bitboard (column-major, H+1 bits a column) holds four in a row."""
+    for shift in (1, h + 1, h, h + 2):
+        m = stones & (stones >> shift)
+        if m & (m >> (2 * shift)):
+            return True
+    return False
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--width", type=int, default=12)
+    ap.add_argument("--height", type=int, default=6)
+    ap.add_argument("--count", type=int, default=50)
+    ap.add_argument("--plies", type=int, default=4)
+    ap.add_argument("--seed", type=int, default=16)
+    ap.add_argument("--solver", help="a pbrain-wuzi binary: drop openings it settles fast")
+    ap.add_argument("--decided-s", type=float, default=0.2)
+    a = ap.parse_args()
+    w, h = a.width, a.height
+    if not (4 <= w <= 26 and 4 <= h <= 16 and 0 < a.plies < w * h):
+        ap.error("bad sizes")
+    rng = random.Random(a.seed)
+    seen = set()
+    out = []
+    tries = 0
+    while len(out) < a.count:
+        tries += 1
+        if tries > 1000 * a.count:
+            raise SystemExit("cannot find enough openings")
+        heights = [0] * w
+        mine, theirs = 0, 0  # side to move, the other side
+        cells = []
+        columns = ""
+        ok = True
+        for _ in range(a.plies):
+            col = rng.choice([c for c in range(w) if heights[c] < h])
+            mine |= 1 << (col * (h + 1) + heights[col])
+            cells.append("abcdefghijklmnopqrstuvwxyz"[col] + str(h - heights[col]))
+            columns += "123456789abcdefghijklmnopq"[col]
+            heights[col] += 1
+            if wins(mine, h):
+                ok = False
+                break
+            mine, theirs = theirs, mine
+        if not ok or any(
+            heights[c] < h and wins(mine | 1 << (c * (h + 1) + heights[c]), h)
+            for c in range(w)
+        ):
+            continue
+        line = "".join(cells)
+        if line in seen:
+            continue
+        seen.add(line)
+        if a.solver and decided(a.solver, w, h, columns, a.decided_s):
+            continue
+        out.append(line)
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
