@@ -13,16 +13,9 @@ then:  ... | pbrain-wuzi solve --width W --height H --timeout-s 60
 import argparse
 import json
 
+from c4bits import wins
+
 NOTATION = "123456789abcdefghijklmnopq"
-
-
-def wins(stones, h):
-    """Whether a bitboard (column-major, H+1 bits a column) holds four in a row."""
-    for shift in (1, h + 1, h, h + 2):
-        m = stones & (stones >> shift)
-        if m & (m >> (2 * shift)):
-            return True
-    return False
 
 
 def wins_at_once(columns, w, h):

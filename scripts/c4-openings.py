@@ -18,6 +18,8 @@ import argparse
 import random
 import subprocess
 
+from c4bits import wins
+
 
 def decided(solver, w, h, columns, seconds):
     """Whether `solver solve --weak` settles the position within `seconds`."""
@@ -27,15 +29,6 @@ def decided(solver, w, h, columns, seconds):
         input=columns + "\n", capture_output=True, text=True, check=True,
     ).stdout.split()
     return len(out) > 1 and out[1] != "TIMEOUT"
-
-
-def wins(stones, h):
-    """Whether a bitboard (column-major, H+1 bits a column) holds four in a row."""
-    for shift in (1, h + 1, h, h + 2):
-        m = stones & (stones >> shift)
-        if m & (m >> (2 * shift)):
-            return True
-    return False
 
 
 def main():

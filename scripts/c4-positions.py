@@ -13,14 +13,7 @@ usage: scripts/c4-positions.py [--seed N] [--count N] [--min-plies N] [--max-pli
 import argparse
 import random
 
-
-def wins(stones, h):
-    """Whether a bitboard (column-major, H+1 bits a column) holds four in a row."""
-    for shift in (1, h + 1, h, h + 2):
-        m = stones & (stones >> shift)
-        if m & (m >> (2 * shift)):
-            return True
-    return False
+from c4bits import wins
 
 
 def main():

@@ -90,19 +90,11 @@ impl<R: Rule> Board<R> {
     fn push_five_points(&self, c: Color, from: Option<Move>, out: &mut Vec<ScoredMove>) {
         let want = self.code_count(c, Code::Five);
         if let Some(m) = from {
-            for &(dx, dy) in DIRS.iter() {
-                for o in (-4i32..0).chain(1..=4) {
-                    let (x, y) = (m.x as i32 + o * dx, m.y as i32 + o * dy);
-                    if !self.on_board(x, y) || !self.is_empty_xy(x as usize, y as usize) {
-                        continue;
-                    }
-                    let (x, y) = (x as usize, y as usize);
-                    let p = Move::new(x as u8, y as u8);
-                    if self.code_xy(x, y, c) == Code::Five && !out.iter().any(|s| s.mv == p) {
-                        out.push(ScoredMove { mv: p, score: 0 });
-                    }
+            self.for_each_five_point_around(m, c, |p| {
+                if !out.iter().any(|s| s.mv == p) {
+                    out.push(ScoredMove { mv: p, score: 0 });
                 }
-            }
+            });
             if out.len() == want {
                 // Row-major, as a scan would list them.
                 out.sort_by_key(|s| (s.mv.y, s.mv.x));
@@ -449,7 +441,16 @@ impl<R: Rule> Board<R> {
     /// Appends the empty cells where `c` makes five that lie on a line through `m` within
     /// four steps: after `c` plays a four at `m`, exactly the points it threatens.
     pub fn five_points_around(&self, m: Move, c: Color, out: &mut Vec<Move>) {
-        let col = c.index();
+        self.for_each_five_point_around(m, c, |p| {
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        });
+    }
+
+    /// Calls `f` with every empty cell where `c` makes five on a line through `m` within
+    /// four steps (a cell on two such lines comes twice).
+    fn for_each_five_point_around(&self, m: Move, c: Color, mut f: impl FnMut(Move)) {
         for &(dx, dy) in DIRS.iter() {
             for o in (-4i32..0).chain(1..=4) {
                 let (x, y) = (m.x as i32 + o * dx, m.y as i32 + o * dy);
@@ -457,11 +458,8 @@ impl<R: Rule> Board<R> {
                     continue;
                 }
                 let (x, y) = (x as usize, y as usize);
-                if self.cells[self.idx(x, y)].code[col] == Code::Five {
-                    let p = Move::new(x as u8, y as u8);
-                    if !out.contains(&p) {
-                        out.push(p);
-                    }
+                if self.code_xy(x, y, c) == Code::Five {
+                    f(Move::new(x as u8, y as u8));
                 }
             }
         }
