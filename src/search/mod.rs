@@ -12,6 +12,7 @@ pub mod connect4;
 pub mod mnk;
 pub mod params;
 mod root;
+mod table_memory;
 pub mod threats;
 pub mod time;
 pub mod tt;

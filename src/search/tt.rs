@@ -10,6 +10,7 @@
 //! Memory is allocated lazily by [`TranspositionTable::resize`] (called before a search, not
 //! at `START`), so starting a game stays instant even with a large `max_memory`.
 
+use super::table_memory::ZeroedBuf;
 use crate::game::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -45,7 +46,7 @@ struct Slot {
 
 /// Shared transposition table. `&self` methods only: threads share it behind an `Arc`.
 pub struct TranspositionTable {
-    slots: Box<[Slot]>,
+    slots: ZeroedBuf<Slot>,
     generation: AtomicU8,
 }
 
@@ -85,24 +86,12 @@ fn unpack(d: u64) -> (Entry, u8) {
     )
 }
 
-/// `n` empty slots from zeroed memory. The allocator hands out fresh zero pages for large
-/// blocks without touching them, so a table of hundreds of megabytes costs nothing until the
+/// `n` empty slots. Untouched zero pages (huge pages on Linux, see
+/// [`super::table_memory`]), so a table of hundreds of megabytes costs nothing until the
 /// search writes to it: allocating it never eats into a move's time.
-fn zeroed_slots(n: usize) -> Box<[Slot]> {
-    if n == 0 {
-        return Box::default();
-    }
-    let layout = std::alloc::Layout::array::<Slot>(n).expect("table size overflows");
-    // SAFETY: the layout has non-zero size; an all-zero `Slot` (two `AtomicU64` zeros) is a
-    // valid, empty slot; the pointer comes from the global allocator with this exact layout,
-    // which is what `Box<[Slot]>` frees it with.
-    unsafe {
-        let p = std::alloc::alloc_zeroed(layout) as *mut Slot;
-        if p.is_null() {
-            std::alloc::handle_alloc_error(layout);
-        }
-        Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
-    }
+fn zeroed_slots(n: usize) -> ZeroedBuf<Slot> {
+    // SAFETY: an all-zero `Slot` (two `AtomicU64` zeros) is a valid, empty slot.
+    unsafe { ZeroedBuf::new(n) }
 }
 
 impl Default for TranspositionTable {
@@ -115,7 +104,7 @@ impl TranspositionTable {
     /// An empty table holding nothing until [`resize`](Self::resize).
     pub fn new() -> TranspositionTable {
         TranspositionTable {
-            slots: Box::default(),
+            slots: ZeroedBuf::default(),
             generation: AtomicU8::new(0),
         }
     }
@@ -136,7 +125,7 @@ impl TranspositionTable {
         };
         let n = buckets * BUCKET;
         if n != self.slots.len() {
-            self.slots = Box::default();
+            self.slots = ZeroedBuf::default();
             self.slots = zeroed_slots(n);
         }
     }
@@ -146,7 +135,7 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         let n = self.slots.len();
         if n * ENTRY_BYTES >= 1 << 20 {
-            self.slots = Box::default();
+            self.slots = ZeroedBuf::default();
             self.slots = zeroed_slots(n);
         } else {
             for s in self.slots.iter_mut() {
