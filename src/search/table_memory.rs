@@ -1,176 +1,79 @@
-//! Memory for a large table shared by the search threads: zero-filled, untouched until the
-//! search writes it, and on Linux backed by transparent huge pages.
+//! Memory for the big tables the searches probe at random (the gomoku transposition table,
+//! the Connect Four solver's table): zero-filled, untouched until the search writes it, and
+//! on Linux advised into transparent huge pages.
 //!
-//! Why huge pages: a 128 MiB table in 4 KiB pages costs 32,768 page faults as the search first
-//! writes it (again after every clear, which swaps in fresh pages), and two threads faulting
-//! into the same mapping at once slow each other down in the kernel. Measured on a first
+//! Why huge pages: nearly every probe of a big table misses the caches, and with 4 KiB pages
+//! it also misses the TLB. Worse, a 128 MiB table in 4 KiB pages costs 32,768 page faults as
+//! the search first writes it (again after every clear, which swaps in fresh pages), and two
+//! threads faulting into it at once slow each other down in the kernel. Measured on a first
 //! move at 1 s (`perf stat`, 2 cores): one thread 65,874 faults, 0.13 s in the kernel; two
 //! threads 117,742 faults, 0.68 s in the kernel, and the main thread searched at a quarter of
-//! its speed until the table was mapped. With 2 MiB pages the faults drop 512-fold, and the
-//! random probes of the table miss the TLB far less. `madvise(MADV_HUGEPAGE)` is what the
-//! common THP setting (`madvise`) asks for; where THP is off the kernel ignores the advice and
-//! the table works as before.
+//! its speed until the table was mapped. With 2 MiB pages the faults drop to a few hundred.
+//! `madvise(MADV_HUGEPAGE)` is what the common THP setting (`madvise`) asks for; where THP is
+//! off the kernel ignores the advice and the table works as before.
 
-use std::alloc::{alloc_zeroed, dealloc, handle_alloc_error, Layout};
-use std::ops::{Deref, DerefMut};
-use std::ptr::NonNull;
+use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
 
-/// A fixed-length buffer of `T`s that starts all zero.
-pub struct ZeroedBuf<T> {
-    ptr: NonNull<T>,
-    len: usize,
-    /// The whole mapping when the memory came from `mmap` (start, bytes); `None` when it came
-    /// from the global allocator (or `len` is 0).
-    mapping: Option<(NonNull<u8>, usize)>,
-}
-
-// SAFETY: the buffer owns its memory like a `Box<[T]>` does.
-unsafe impl<T: Send> Send for ZeroedBuf<T> {}
-// SAFETY: shared access only hands out `&[T]`.
-unsafe impl<T: Sync> Sync for ZeroedBuf<T> {}
-
-impl<T> Default for ZeroedBuf<T> {
-    fn default() -> Self {
-        ZeroedBuf {
-            ptr: NonNull::dangling(),
-            len: 0,
-            mapping: None,
-        }
+/// `n` zero values. The allocator hands out fresh zero pages for large blocks without
+/// touching them, so a table of hundreds of megabytes costs nothing until it is written:
+/// allocating it never eats into a move's time.
+///
+/// # Safety
+/// The all-zero bit pattern must be a valid `T` (integers, atomics, structs of them).
+pub unsafe fn zeroed_box<T>(n: usize) -> Box<[T]> {
+    let layout = Layout::array::<T>(n).expect("table size overflows");
+    if layout.size() == 0 {
+        return Box::default();
     }
-}
-
-impl<T> ZeroedBuf<T> {
-    /// `len` zero-filled values.
-    ///
-    /// # Safety
-    /// The all-zero bit pattern must be a valid `T` (integers, atomics, structs of them).
-    pub unsafe fn new(len: usize) -> ZeroedBuf<T> {
-        let layout = Layout::array::<T>(len).expect("table size overflows");
-        if layout.size() == 0 {
-            return ZeroedBuf::default();
-        }
-        #[cfg(target_os = "linux")]
-        if let Some((ptr, mapping)) = huge::map(layout) {
-            return ZeroedBuf {
-                ptr: ptr.cast(),
-                len,
-                mapping: Some(mapping),
-            };
-        }
-        let p = alloc_zeroed(layout);
-        let Some(ptr) = NonNull::new(p.cast::<T>()) else {
-            handle_alloc_error(layout)
-        };
-        ZeroedBuf {
-            ptr,
-            len,
-            mapping: None,
-        }
+    let p = alloc_zeroed(layout).cast::<T>();
+    if p.is_null() {
+        handle_alloc_error(layout);
     }
+    advise_huge_pages(p.cast(), layout.size());
+    // The pointer comes from the global allocator with this exact layout, which is what
+    // `Box<[T]>` frees it with; zero is a valid `T` by the caller's promise.
+    Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))
 }
 
-impl<T> Deref for ZeroedBuf<T> {
-    type Target = [T];
-    fn deref(&self) -> &[T] {
-        // SAFETY: `ptr` points at `len` initialised values (zero is valid by `new`'s contract),
-        // or is dangling with `len` 0.
-        unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl<T> DerefMut for ZeroedBuf<T> {
-    fn deref_mut(&mut self) -> &mut [T] {
-        // SAFETY: as in `deref`, and `&mut self` makes the access unique.
-        unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) }
-    }
-}
-
-impl<T> Drop for ZeroedBuf<T> {
-    fn drop(&mut self) {
-        if self.len == 0 {
-            return;
-        }
-        match self.mapping {
-            #[cfg(target_os = "linux")]
-            Some((start, bytes)) => huge::unmap(start, bytes),
-            #[cfg(not(target_os = "linux"))]
-            Some(_) => unreachable!("only Linux maps tables"),
-            None => {
-                let layout = Layout::array::<T>(self.len).expect("checked in new");
-                // SAFETY: allocated by `alloc_zeroed` with this layout in `new`.
-                unsafe { dealloc(self.ptr.as_ptr().cast(), layout) }
-            }
-        }
-    }
-}
-
+/// Asks Linux to back the whole pages of `bytes` bytes from `start` with transparent huge
+/// pages (the kernel uses them for the 2 MiB-aligned stretches inside). Only advice: the
+/// pages stay lazily zeroed, and a refusal changes nothing.
 #[cfg(target_os = "linux")]
-mod huge {
-    use std::alloc::Layout;
-    use std::ptr::NonNull;
-
-    /// Transparent huge page size on x86-64 and most arm64 kernels.
-    const HUGE_PAGE: usize = 2 << 20;
-
-    /// A mapping: its start and length in bytes.
-    pub type Mapping = (NonNull<u8>, usize);
-
-    /// An anonymous mapping (zero pages, untouched) with room for `layout` at a 2 MiB
-    /// boundary, advised to use huge pages. Returns the aligned start and the whole
-    /// mapping, or `None` for small tables or when `mmap` fails (the caller then allocates).
-    pub fn map(layout: Layout) -> Option<(NonNull<u8>, Mapping)> {
-        if layout.size() < HUGE_PAGE || layout.align() > HUGE_PAGE {
-            return None;
-        }
-        // The kernel backs only 2 MiB-aligned ranges with huge pages: map one page extra and
-        // start at the first boundary inside.
-        let bytes = layout.size().checked_add(HUGE_PAGE)?;
-        // SAFETY: a fresh private anonymous mapping; no existing memory is touched.
-        let base = unsafe {
-            libc::mmap(
-                std::ptr::null_mut(),
-                bytes,
-                libc::PROT_READ | libc::PROT_WRITE,
-                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_NORESERVE,
-                -1,
-                0,
-            )
-        };
-        if base == libc::MAP_FAILED {
-            return None;
-        }
-        let offset = (HUGE_PAGE - base as usize % HUGE_PAGE) % HUGE_PAGE;
-        // SAFETY: `offset < HUGE_PAGE`, inside the mapping; the advice only affects how the
-        // kernel backs the range (it is ignored where THP is off, and failure is harmless).
-        let start = unsafe {
-            let start = base.cast::<u8>().add(offset);
-            libc::madvise(start.cast(), layout.size(), libc::MADV_HUGEPAGE);
-            start
-        };
-        Some((NonNull::new(start)?, (NonNull::new(base.cast())?, bytes)))
+pub fn advise_huge_pages(start: *const u8, bytes: usize) {
+    extern "C" {
+        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
     }
-
-    /// Releases a mapping made by [`map`].
-    pub fn unmap(base: NonNull<u8>, bytes: usize) {
-        // SAFETY: `base`/`bytes` are exactly what `map` got from `mmap`, unmapped once (drop).
+    const MADV_HUGEPAGE: i32 = 14;
+    const PAGE: usize = 4096;
+    const HUGE: usize = 2 << 20;
+    let first = (start as usize).div_ceil(PAGE) * PAGE;
+    let end = start as usize + bytes;
+    if end > first + HUGE {
+        let len = (end - first) / PAGE * PAGE;
+        // SAFETY: the range is page-aligned and lies inside the caller's live allocation;
+        // MADV_HUGEPAGE changes only how the kernel backs those pages, never their contents
+        // or the mapping's validity, and the result is deliberately ignored.
         unsafe {
-            libc::munmap(base.as_ptr().cast(), bytes);
+            madvise(first as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
         }
     }
 }
+
+#[cfg(not(target_os = "linux"))]
+pub fn advise_huge_pages(_start: *const u8, _bytes: usize) {}
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU64, Ordering};
 
-    /// Small buffers come from the allocator, large ones from a mapping on Linux: both
-    /// start zero, keep what is written, and are freed without fault.
+    /// Small and large tables start zero and keep what is written (a large one is advised
+    /// into huge pages first, which must not disturb its contents).
     #[test]
-    fn buffers_start_zero_and_keep_writes() {
+    fn tables_start_zero_and_keep_writes() {
         for len in [1usize, 1000, (4 << 20) / 8 + 3] {
             // SAFETY: zero is a valid AtomicU64.
-            let mut b: ZeroedBuf<AtomicU64> = unsafe { ZeroedBuf::new(len) };
+            let mut b: Box<[AtomicU64]> = unsafe { zeroed_box(len) };
             assert_eq!(b.len(), len);
             assert!(b.iter().all(|x| x.load(Ordering::Relaxed) == 0));
             b[len - 1].store(7, Ordering::Relaxed);
@@ -183,11 +86,9 @@ mod tests {
                 ),
                 (9, last)
             );
-            #[cfg(target_os = "linux")]
-            assert_eq!(b.mapping.is_some(), len * 8 >= 2 << 20);
         }
         // SAFETY: as above.
-        let empty: ZeroedBuf<AtomicU64> = unsafe { ZeroedBuf::new(0) };
+        let empty: Box<[AtomicU64]> = unsafe { zeroed_box(0) };
         assert!(empty.is_empty());
     }
 }

@@ -10,7 +10,7 @@
 //! Memory is allocated lazily by [`TranspositionTable::resize`] (called before a search, not
 //! at `START`), so starting a game stays instant even with a large `max_memory`.
 
-use super::table_memory::ZeroedBuf;
+use super::table_memory::zeroed_box;
 use crate::game::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -46,7 +46,7 @@ struct Slot {
 
 /// Shared transposition table. `&self` methods only: threads share it behind an `Arc`.
 pub struct TranspositionTable {
-    slots: ZeroedBuf<Slot>,
+    slots: Box<[Slot]>,
     generation: AtomicU8,
 }
 
@@ -86,12 +86,11 @@ fn unpack(d: u64) -> (Entry, u8) {
     )
 }
 
-/// `n` empty slots. Untouched zero pages (huge pages on Linux, see
-/// [`super::table_memory`]), so a table of hundreds of megabytes costs nothing until the
-/// search writes to it: allocating it never eats into a move's time.
-fn zeroed_slots(n: usize) -> ZeroedBuf<Slot> {
+/// `n` empty slots, in lazily zeroed memory advised into huge pages (see
+/// [`super::table_memory`]).
+fn zeroed_slots(n: usize) -> Box<[Slot]> {
     // SAFETY: an all-zero `Slot` (two `AtomicU64` zeros) is a valid, empty slot.
-    unsafe { ZeroedBuf::new(n) }
+    unsafe { zeroed_box(n) }
 }
 
 impl Default for TranspositionTable {
@@ -104,7 +103,7 @@ impl TranspositionTable {
     /// An empty table holding nothing until [`resize`](Self::resize).
     pub fn new() -> TranspositionTable {
         TranspositionTable {
-            slots: ZeroedBuf::default(),
+            slots: Box::default(),
             generation: AtomicU8::new(0),
         }
     }
@@ -125,7 +124,7 @@ impl TranspositionTable {
         };
         let n = buckets * BUCKET;
         if n != self.slots.len() {
-            self.slots = ZeroedBuf::default();
+            self.slots = Box::default();
             self.slots = zeroed_slots(n);
         }
     }
@@ -135,7 +134,7 @@ impl TranspositionTable {
     pub fn clear(&mut self) {
         let n = self.slots.len();
         if n * ENTRY_BYTES >= 1 << 20 {
-            self.slots = ZeroedBuf::default();
+            self.slots = Box::default();
             self.slots = zeroed_slots(n);
         } else {
             for s in self.slots.iter_mut() {

@@ -29,6 +29,7 @@
 
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
+use crate::search::table_memory::advise_huge_pages;
 
 /// Nodes with at least this many empty cells try the enhanced transposition cut-off (a
 /// child whose stored upper bound already refutes the window cuts without a search). With
@@ -126,7 +127,10 @@ impl TransTable {
         let buckets = next_prime((entries / 2).max(2));
         let slots = vec![0u64; 2 * buckets + 1];
         if slots.len() >= HUGE_PAGE_MIN_ENTRIES {
-            advise_huge_pages(&slots);
+            advise_huge_pages(
+                slots.as_ptr().cast(),
+                std::mem::size_of_val(slots.as_slice()),
+            );
         }
         let base = (slots.as_ptr() as usize / 8) % 2;
         TransTable {
@@ -261,34 +265,6 @@ impl TransTable {
 /// the m,n,k-sized boards) stay on normal pages: the kernel may compact memory to serve a
 /// huge page, a stall a tiny search should not pay.
 const HUGE_PAGE_MIN_ENTRIES: usize = 1 << 22;
-
-/// Asks Linux to back a large table with transparent huge pages. Nearly every probe of a
-/// big solve misses the caches, and with 4 KB pages it also misses the TLB: 2 MB pages save
-/// that page walk. Only advice: the pages stay lazily zeroed, and a refusal (THP disabled)
-/// changes nothing.
-#[cfg(target_os = "linux")]
-fn advise_huge_pages(slots: &[u64]) {
-    extern "C" {
-        fn madvise(addr: *mut std::ffi::c_void, len: usize, advice: i32) -> i32;
-    }
-    const MADV_HUGEPAGE: i32 = 14;
-    const PAGE: usize = 4096;
-    const HUGE: usize = 2 << 20;
-    let start = (slots.as_ptr() as usize).div_ceil(PAGE) * PAGE;
-    let end = slots.as_ptr() as usize + std::mem::size_of_val(slots);
-    if end > start + HUGE {
-        let len = (end - start) / PAGE * PAGE;
-        // SAFETY: the range is page-aligned and lies inside the live allocation of `slots`;
-        // MADV_HUGEPAGE changes only how the kernel backs those pages, never their contents
-        // or the mapping's validity, and the result is deliberately ignored.
-        unsafe {
-            madvise(start as *mut std::ffi::c_void, len, MADV_HUGEPAGE);
-        }
-    }
-}
-
-#[cfg(not(target_os = "linux"))]
-fn advise_huge_pages(_slots: &[u64]) {}
 
 /// Exact score of a position the side to move wins with its next stone.
 #[inline]
