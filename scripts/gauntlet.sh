@@ -18,6 +18,8 @@
 #   --threads N       wuzi's thread_num (default 1)
 #   --wuzi PATH       the wuzi binary (default: build target/release/pbrain-wuzi)
 #   --out DIR         records (default arena-out/gauntlet-<rule>-<size>-<turn>-<time>)
+#   --resume          keep the games already in --out's games.jsonl and play the rest (a long
+#                     run, e.g. the fast-game control, can be stopped and taken up again)
 #   ENGINE…           opponents' pbrain executables (at least one; e.g. the pela and Carbon
 #                     builds of the project's sparring-partner folder)
 #
@@ -25,7 +27,7 @@
 #   scripts/gauntlet.sh --rule 0 --size 15 --turn 1000 --games 200 -- OPPONENTS/pbrain-pela OPPONENTS/pbrain-carbon
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-rule=0 size=15 turn=1000 match=0 games=200 openings="" conc=1 threads=1 wuzi="" out=""
+rule=0 size=15 turn=1000 match=0 games=200 openings="" conc=1 threads=1 wuzi="" out="" resume=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --rule) rule=$2; shift 2 ;;
@@ -38,12 +40,17 @@ while [[ $# -gt 0 ]]; do
         --threads) threads=$2; shift 2 ;;
         --wuzi) wuzi=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
+        --resume) resume=(--resume); shift ;;
         --) shift; break ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "gauntlet.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
     esac
 done
 opponents=("$@")
+if [[ ${#resume[@]} -gt 0 && -z $out ]]; then
+    echo "gauntlet.sh: --resume needs --out (the directory of the run to take up)" >&2
+    exit 2
+fi
 if [[ ${#opponents[@]} -eq 0 ]]; then
     echo "gauntlet.sh: no opponent engines given (see --help)" >&2
     exit 2
@@ -75,13 +82,14 @@ for e in "${opponents[@]}"; do
 done
 "$arena" --gauntlet "${engines[@]}" --openings "$openings" --symmetry --seed 7 \
     --size "$size" --rule "$rule" --timeout-turn "$turn" --timeout-match "$match" \
-    --concurrency "$conc" --games $((games * ${#opponents[@]})) --out "$out"
-python3 - "$out/games.jsonl" "$turn" <<'EOF'
+    --concurrency "$conc" --games $((games * ${#opponents[@]})) --out "$out" "${resume[@]}"
+python3 - "$out/games.jsonl" "$turn" "$match" <<'EOF'
 import collections, json, sys
 games = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
-turn = int(sys.argv[2])
+turn, match = int(sys.argv[2]), int(sys.argv[3])
 faults = collections.defaultdict(collections.Counter)
 slowest = collections.Counter()
+most_game = collections.Counter()  # the most clock wuzi used in one game
 benign = {"line", "board-full", "move-limit"}
 for g in games:
     opp = g["white"] if g["black"] == "wuzi" else g["black"]
@@ -92,7 +100,9 @@ for g in games:
     mine = 0 if (g["black"] == "wuzi") == (first == 0) else 1
     for ms in g["ms"][mine::2]:
         slowest[opp] = max(slowest[opp], ms)
+    most_game[opp] = max(most_game[opp], sum(g["ms"][mine::2]))
 for opp in sorted({(g["white"] if g["black"] == "wuzi" else g["black"]) for g in games}):
     f = ", ".join(f"{k} {v}" for k, v in sorted(faults[opp].items())) or "none"
-    print(f"wuzi vs {opp}: faults: {f}; wuzi's slowest move {slowest[opp]} ms (turn limit {turn} ms)")
+    clock = f"; most clock in one game {most_game[opp]} ms (match limit {match} ms)" if match else ""
+    print(f"wuzi vs {opp}: faults: {f}; wuzi's slowest move {slowest[opp]} ms (turn limit {turn} ms){clock}")
 EOF

@@ -455,7 +455,12 @@ impl Engine {
 
     /// The search limits for a move whose request was read at `received`.
     pub fn limits(&self, received: Instant) -> Limits {
-        let budget = self.settings.clock.budget();
+        // Half the empty cells, rounded up: the most moves this side may still have to make.
+        let moves_left = self.game.as_ref().map_or(0, |g| {
+            let cells = g.width() * g.height();
+            cells.saturating_sub(g.ply()).div_ceil(2) as i64
+        });
+        let budget = self.settings.clock.budget(moves_left);
         let threads = self.settings.threads.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())

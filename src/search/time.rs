@@ -27,6 +27,15 @@ pub const TURN_OPTIMUM_PERMILLE: i64 = 700;
 pub const MOVES_TO_GO: i64 = 22;
 /// Never spend more than 1/this of the remaining match time on one move.
 pub const MAX_SHARE_DIVISOR: i64 = 5;
+/// Match time kept back for each move the engine may still have to make. Sharing the clock
+/// as if 22 moves were to come makes it shrink geometrically, and a game that fills the
+/// board (15×15 freestyle, 107 moves a side) was seen ending with 29 ms of 120 s left: a
+/// few more moves at the panic pace would have lost on time. With this floor the last
+/// moves still have their share when the board fills up.
+pub const MOVE_FLOOR_MS: i64 = 20;
+/// Moves counted for [`MOVE_FLOOR_MS`] at most: no game on a huge board lasts longer, and
+/// counting all its cells would hold back most of the match.
+pub const MAX_FLOOR_MOVES: i64 = 200;
 
 /// The clock information the protocol has received (`INFO` keys), in milliseconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -58,8 +67,9 @@ fn ms(v: i64) -> Duration {
 }
 
 impl Clock {
-    /// The budget for the next move.
-    pub fn budget(&self) -> Budget {
+    /// The budget for the next move, when the engine may still have to make `moves_left`
+    /// moves (half the empty cells, rounded up) before the board is full.
+    pub fn budget(&self, moves_left: i64) -> Budget {
         let match_limited = matches!(self.matches, Some(m) if m > 0 && m < UNLIMITED_MS)
             || matches!(self.left, Some(l) if l < UNLIMITED_MS);
         // Per-move cap: the turn limit when given; the default only when no clock at all.
@@ -89,7 +99,8 @@ impl Clock {
                     per_move: false,
                 };
             }
-            let usable = left - reserve(left);
+            let floor = moves_left.clamp(0, MAX_FLOOR_MOVES) * MOVE_FLOOR_MS;
+            let usable = left - reserve(left).max(floor);
             let share = (usable / MAX_SHARE_DIVISOR).max(PANIC_MS);
             max = max.min(share);
             opt = opt.min((usable / MOVES_TO_GO).max(PANIC_MS / 2));
@@ -113,7 +124,7 @@ mod tests {
             matches,
             left,
         }
-        .budget();
+        .budget(0);
         (bu.optimum.as_millis(), bu.maximum.as_millis())
     }
 
@@ -126,7 +137,7 @@ mod tests {
                 matches,
                 left,
             }
-            .budget()
+            .budget(0)
             .per_move
         };
         assert!(per_move(Some(1000), None, None));
@@ -176,6 +187,48 @@ mod tests {
             let (_, max) = b(Some(5000), Some(120_000), Some(left));
             assert!(max as i64 <= PANIC_MS);
         }
+    }
+
+    /// A game that fills a 15×15 board, every move spending its whole hard limit: the
+    /// floor keeps time for the last moves, where sharing alone ran the clock to zero.
+    #[test]
+    fn a_full_board_game_keeps_time_for_its_last_moves() {
+        let play = |floor: bool| {
+            let mut left = 120_000i64;
+            let mut last = i64::MAX;
+            for moves_left in (1..=113).rev() {
+                let clock = Clock {
+                    turn: Some(5000),
+                    matches: Some(120_000),
+                    left: Some(left),
+                };
+                let used = clock.budget(if floor { moves_left } else { 0 }).maximum;
+                // The manager also counts the time outside the search.
+                left -= used.as_millis() as i64 + 2;
+                last = last.min(used.as_millis() as i64);
+            }
+            (left, last)
+        };
+        let (left, last) = play(true);
+        assert!(left > 0, "the clock ran out: {left} ms");
+        assert!(last >= PANIC_MS, "a last move got {last} ms");
+        let (left, _) = play(false);
+        assert!(left < 0, "without the floor the clock runs out ({left} ms)");
+    }
+
+    /// Early in the game the floor changes the budget by a few per cent at most.
+    #[test]
+    fn the_floor_costs_little_early() {
+        let clock = Clock {
+            turn: Some(5000),
+            matches: Some(120_000),
+            left: Some(120_000),
+        };
+        let with = clock.budget(113).optimum.as_millis() as f64;
+        let without = clock.budget(0).optimum.as_millis() as f64;
+        assert!(with / without > 0.97, "{with} vs {without}");
+        // A huge board counts at most MAX_FLOOR_MOVES moves.
+        assert_eq!(clock.budget(5000), clock.budget(MAX_FLOOR_MOVES));
     }
 
     #[test]
