@@ -12,6 +12,7 @@
 pub mod bits;
 pub mod position;
 pub mod windows;
+pub mod zugzwang;
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use crate::base::score::DRAW;

@@ -6,6 +6,7 @@
 pub mod book;
 pub mod book_build;
 pub mod heuristic;
+pub mod midgame;
 pub mod players;
 pub mod shipped_book;
 pub mod solve_cli;
@@ -325,17 +326,7 @@ fn solver_player<B: Bits>(
     let (beam, nodes) = if remaining <= SOLVER_REACH {
         let beam_soft = soft_share(start, limits.optimum, limits.maximum, NEAR_BEAM_SHARE);
         let beam_nodes = limits.max_nodes.map(|n| share(n, NEAR_BEAM_SHARE));
-        let (beam, beam_used) = beam_phase(
-            game,
-            g,
-            p,
-            ctx,
-            start,
-            beam_soft,
-            beam_nodes,
-            0,
-            Leaf::Threats,
-        );
+        let (beam, beam_used) = mid_phase(game, g, p, ctx, start, beam_soft, beam_nodes, 0);
         let solver_nodes = match (limits.max_nodes, timed) {
             (Some(n), _) => Some(n.saturating_sub(beam_used).max(1)),
             (None, true) => None,
@@ -359,19 +350,9 @@ fn solver_player<B: Bits>(
         if let Solved::Move(col, score) = solved {
             return Some((col, score, remaining as u32, used));
         }
-        let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
+        let search_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
         let soft = limits.optimum.or(limits.maximum);
-        beam_phase(
-            game,
-            g,
-            p,
-            ctx,
-            start,
-            soft,
-            beam_nodes,
-            used,
-            Leaf::Threats,
-        )
+        mid_phase(game, g, p, ctx, start, soft, search_nodes, used)
     };
     let found = beam.or_else(|| any_safe_move(g, p))?;
     let score = found.score.clamp(-WIN, WIN);
@@ -472,6 +453,58 @@ fn solver_phase<B: Bits>(
         });
     }
     (solved, nodes)
+}
+
+/// The default player's heuristic phase ([`midgame`]): iterative deepening that starts no
+/// new iteration past `soft` (once [`MIN_BEAM_DEPTH`] is reached) and is cut short at the
+/// hard limit, where the unfinished iteration's best move still counts. Within `node_cap`.
+/// Returns the result and the nodes so far (`nodes_before` included).
+#[allow(clippy::too_many_arguments)]
+fn mid_phase<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+    soft: Option<Instant>,
+    node_cap: Option<u64>,
+    nodes_before: u64,
+) -> (Option<heuristic::BeamResult>, u64) {
+    let limits = &ctx.limits;
+    let remaining = g.cells() - p.moves;
+    let max_depth =
+        limits
+            .max_depth
+            .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
+                remaining as u32
+            } else {
+                BEAM_DEPTH_UNTIMED
+            });
+    let stop = ctx.stop.clone();
+    let hard = limits.maximum;
+    let search_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
+    let windows = Windows::new(g);
+    let entries = match option::<u64>(ctx, "max_memory") {
+        Some(m) if m > 0 => ((m / 3) as usize / midgame::Table::ENTRY_BYTES)
+            .clamp(1 << 12, midgame::TABLE_ENTRIES),
+        _ => midgame::TABLE_ENTRIES,
+    };
+    let mut table = midgame::Table::new(entries);
+    let mut search = midgame::MidSearch::new(g, &windows, &mut table, node_cap, &search_stop);
+    let report = &mut ctx.report;
+    let found = search.run(p, max_depth, &mut |r| {
+        let m = game.landing(r.col);
+        report(&Iteration {
+            depth: r.depth,
+            seldepth: r.depth,
+            score: r.score,
+            nodes: nodes_before + r.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+        r.depth < MIN_BEAM_DEPTH || !soft.is_some_and(|t| Instant::now() >= t)
+    });
+    (found, nodes_before + search.nodes)
 }
 
 /// The beam search phase: iterative deepening that starts no new iteration past `soft`
