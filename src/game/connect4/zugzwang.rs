@@ -148,7 +148,9 @@ pub fn threat_columns<B: Bits>(g: &Geometry<B>, p: &Position<B>, odd_empty: B) -
             continue;
         }
         let lowest = col & B::ZERO.wrapping_sub(col);
-        let first = (!(lowest & mine).is_zero()) == me_first;
+        // The lowest threat is the first player's when it is mine and I moved first, or not
+        // mine and I did not.
+        let first = (lowest & mine).is_zero() != me_first;
         let odd = !(lowest & odd_empty).is_zero();
         match (first, odd) {
             (true, true) => out.first_odd += 1,
@@ -205,7 +207,10 @@ mod tests {
         // Two odd threats against one: the first player wins.
         assert_eq!(verdict(cols(2, 0, 1, 0), false), 1);
         // Counts past the table keep their parity.
-        assert_eq!(verdict(cols(19, 0, 0, 0), false), verdict(cols(1, 0, 0, 0), false));
+        assert_eq!(
+            verdict(cols(19, 0, 0, 0), false),
+            verdict(cols(1, 0, 0, 0), false)
+        );
     }
 
     /// On a board of odd cell count (7×7) the roles swap: the second player's odd-count

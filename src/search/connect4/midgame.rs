@@ -23,13 +23,19 @@ use super::heuristic::BeamResult;
 
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
-/// Table entries (16 bytes each): 16 MiB, zeroed lazily, about what a 1 s move fills.
+/// Table entries (16 bytes each): 16 MiB, cleared at each move (a few ms); a 1 s move
+/// searches about 2M nodes.
 pub const TABLE_ENTRIES: usize = 1 << 20;
 /// Deepest ply a killer slot exists for (beyond, no killers).
 const MAX_PLY: usize = 128;
 /// Ordering weights: threats a move makes dominate, then the killers, then history.
 const THREAT_ORDER: i32 = 1 << 20;
 const KILLER_ORDER: i32 = 1 << 18;
+/// Late move reductions: from this depth, moves after the first [`LMR_FULL_MOVES`] that make
+/// no threat and are no killer are searched one ply shallower first (null window), and again
+/// at full depth only when they beat alpha.
+const LMR_MIN_DEPTH: u32 = 3;
+const LMR_FULL_MOVES: usize = 3;
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -205,13 +211,17 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         }
         let wins = p.winning(g) & possible;
         if !wins.is_zero() {
-            return Position::columns_in(g, wins).next().map(|c| (mate_in(1), c));
+            return Position::columns_in(g, wins)
+                .next()
+                .map(|c| (mate_in(1), c));
         }
         let nl = p.non_losing_moves(g);
         if nl.is_zero() {
             let pool = p.opponent_winning(g) & possible;
             let pool = if pool.is_zero() { possible } else { pool };
-            return Position::columns_in(g, pool).next().map(|c| (mated_in(2), c));
+            return Position::columns_in(g, pool)
+                .next()
+                .map(|c| (mated_in(2), c));
         }
         let key = mix64(p.key().digest());
         let tt_col = self.tt.get(key).map_or(0, |e| e.col);
@@ -302,13 +312,20 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         let moves = self.ordered(p, nl, tt_col, ply as usize);
         let mut best = -INFINITE;
         let mut best_mv = B::ZERO;
-        for (i, &(mv, _)) in moves.iter().enumerate() {
+        for (i, &(mv, order)) in moves.iter().enumerate() {
             let mut child = *p;
             child.play(mv);
             let s = if i == 0 {
                 -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
             } else {
-                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                let quiet = order < KILLER_ORDER;
+                let mut s = alpha + 1;
+                if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
+                    s = -self.negamax(&child, depth - 2, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
                 } else {
