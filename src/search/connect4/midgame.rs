@@ -51,8 +51,9 @@ const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const EXACT: u8 = 3;
 
-/// One search's transposition table: one entry per slot, replaced unless the stored one is
-/// deeper and of the same search iteration's position (depth-preferred, always keyed).
+/// One move's transposition table: one entry per slot, keyed by the full 64-bit digest. A
+/// new entry replaces the old one unless that is another position searched more than two
+/// plies deeper: deep entries save the most work, yet a slot must not freeze on a stale one.
 pub struct Table {
     slots: Vec<Entry>,
 }

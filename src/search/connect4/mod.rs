@@ -1,5 +1,6 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
-//! [`solver`], the [`heuristic`] beam search for positions it cannot finish in time, the
+//! [`solver`], the [`midgame`] search the default player uses for positions the solver
+//! cannot finish in time, the classic beam search ([`heuristic`], `c4_player beam`), the
 //! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
 //! driver ([`solve_cli`](mod@solve_cli)).
 
@@ -33,10 +34,10 @@ const MIN_THINK_TT_ENTRIES: usize = 1 << 16;
 /// (4-5M nodes/s on 7×6), so the table is never what limits it.
 const SIZING_NODES_PER_SEC: f64 = 8e6;
 /// Within reach of a solve, the share of the time to the optimum (or of the node budget)
-/// for the beam search that runs first; the solver then runs to [`solver_deadline_near`].
+/// for the heuristic search that runs first; the solver then runs to [`solver_deadline_near`].
 const NEAR_BEAM_SHARE: f64 = 0.3;
 /// Out of reach (early play on large boards), the share of the time to the optimum (or of
-/// the node budget) the solver gets before the beam search, which needs the rest.
+/// the node budget) the solver gets before the heuristic search, which needs the rest.
 const FAR_SOLVER_SHARE: f64 = 0.2;
 /// Empty cells up to which a 7-wide position counts as within reach of the solver; see
 /// [`solver_reach`] for other widths.
@@ -47,7 +48,7 @@ const REACH_WIDTH: usize = 7;
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
 /// Beam depth when neither a deadline, a node budget nor a depth is given.
 const BEAM_DEPTH_UNTIMED: u32 = 10;
-/// Depth the beam search reaches whatever the soft limit says (only the hard limit stops
+/// Depth the heuristic searches reach whatever the soft limit says (only the hard limit stops
 /// it before): a few milliseconds on 7×6, and enough to see the two-move double threats
 /// that a late start (a move request read long before it is served) would otherwise miss.
 const MIN_BEAM_DEPTH: u32 = 6;
@@ -249,7 +250,7 @@ fn soft_share(
 }
 
 /// The solver's deadline within reach of a solve: halfway from the optimum to the hard
-/// limit. An exact result is worth more than anything the beam search finds in the same
+/// limit. An exact result is worth more than anything the heuristic search finds in the same
 /// time, and the solver is one long search rather than iterations that might start late,
 /// so it may run past the optimum; the other half stays in reserve for the clock.
 fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> Option<Instant> {
@@ -287,7 +288,7 @@ pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Positi
     match (sign > 0, weak_col) {
         // Won in at most `remaining` plies: a lower bound on the score.
         (true, Some(c)) => Solved::Move(c, mate_in(remaining as u32)),
-        // Lost, but how slowly is unknown: the beam search picks the most stubborn move.
+        // Lost, but how slowly is unknown: the heuristic search picks the most stubborn move.
         _ => Solved::Open,
     }
 }
@@ -310,11 +311,11 @@ fn wanted_entries(budget: Option<Duration>, nodes: Option<u64>, cap: usize) -> u
     want.clamp(MIN_THINK_TT_ENTRIES.min(cap), cap)
 }
 
-/// The perfect player. Within reach of a solve (a 7×6-sized remainder) a short beam
+/// The perfect player. Within reach of a solve ([`solver_reach`]) a short [`midgame`]
 /// search first secures a sound move (it sees the short double threats), then the solver gets
-/// the rest of the budget; a proven result replaces the beam search's move. Out of reach
-/// (early on large boards) the solver only gets a small share, for a quick proof, and the
-/// beam search the rest. Returns (column, engine score, depth, nodes).
+/// the rest of the budget; a proven result replaces the search's move. Out of reach (early on
+/// large boards) the solver only gets a small share, for a quick proof, and the midgame
+/// search the rest of the turn. Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
     game: &Connect4,
     g: &Geometry<B>,
