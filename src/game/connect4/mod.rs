@@ -5,13 +5,14 @@
 //! exactly. Thinking happens elsewhere (`crate::search::connect4`): its `think` converts the
 //! position to the bitboards of [`position`] in the narrowest integer that holds W·(H+1)
 //! bits (`u64` for 7×6, `u128` for 12×6, [`bits::Wide`] beyond) and runs the player the
-//! `c4_player` option names, the exact solver by default, falling back to a beam search
+//! `c4_player` option names, the exact solver by default, falling back to a heuristic search
 //! when the position cannot be solved inside the limits. The static evaluation is the
-//! alignment count of [`windows`].
+//! alignment count of [`windows`], with the zugzwang verdict of [`zugzwang`].
 
 pub mod bits;
 pub mod position;
 pub mod windows;
+pub mod zugzwang;
 
 use super::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use crate::base::score::DRAW;

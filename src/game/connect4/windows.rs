@@ -6,6 +6,7 @@
 
 use super::bits::Bits;
 use super::position::{Geometry, Position};
+use super::zugzwang;
 use crate::base::score::WIN_MIN;
 
 /// Alignment weight: a window's value is `ALIGN_UNIT · s² / (k − s + 1)`.
@@ -18,6 +19,8 @@ const THREAT_OTHER_ROW: i32 = 50;
 /// fills the column up to the lower one, the owner gets one of them, so the pair wins
 /// unless the other side is faster. A few moves deep, beyond a beam's horizon.
 pub(crate) const STACKED_THREATS: i32 = 1500;
+/// The side that wins the zugzwang by the threats on the board ([`zugzwang::verdict`]).
+pub(crate) const ZUGZWANG_WIN: i32 = 800;
 
 /// The windows of a geometry: every line of k cells, and per cell the windows through it.
 pub struct Windows<B: Bits> {
@@ -26,6 +29,8 @@ pub struct Windows<B: Bits> {
     through: Vec<Vec<usize>>,
     /// Rows (from the bottom) with even index, i.e. odd rows in 1-based counting.
     odd_rows: B,
+    /// See [`zugzwang::odd_empty_cells`].
+    odd_empty: B,
 }
 
 impl<B: Bits> Windows<B> {
@@ -61,6 +66,7 @@ impl<B: Bits> Windows<B> {
             all,
             through,
             odd_rows,
+            odd_empty: zugzwang::odd_empty_cells(g),
         }
     }
 
@@ -112,6 +118,17 @@ impl<B: Bits> Windows<B> {
             v -= STACKED_THREATS;
         }
         v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// [`Windows::evaluate`] plus the zugzwang verdict of the threats on the board, from
+    /// the side to move's point of view.
+    pub fn evaluate_zugzwang(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+        let v = self.evaluate(g, p);
+        let cols = zugzwang::threat_columns(g, p, self.odd_empty);
+        let first = i32::from(zugzwang::verdict(cols, g.cells() % 2 == 1));
+        let me_first = p.moves.is_multiple_of(2);
+        let mine = if me_first { first } else { -first };
+        (v + ZUGZWANG_WIN * mine).clamp(-WIN_MIN + 1, WIN_MIN - 1)
     }
 
     /// Σ over the windows through a cell still open for `stones`' owner of s² / (to fill + 1),

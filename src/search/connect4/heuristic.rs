@@ -1,5 +1,6 @@
-//! The depth-limited Connect Four search, for positions the exact solver cannot finish in
-//! time (early play on large boards such as 12×6, or huge boards).
+//! The classic beam alpha-beta search of Connect Four: the search of `c4_player beam`, the
+//! opponent the default player is measured against on large boards (the default player's
+//! own search for positions the solver cannot finish is [`super::midgame`]).
 //!
 //! Iterative-deepening negamax with alpha-beta on the same bitboards as the solver, with
 //! the solver's safety rules (take an immediate win, never play a move that lets the
@@ -24,7 +25,7 @@ const POLL_INTERVAL: u64 = 2048;
 pub enum Leaf {
     /// The windows alone ([`Windows::alignment`]): the classic beam player's utility.
     Alignment,
-    /// The windows with the threat terms ([`Windows::evaluate`]): the default player's.
+    /// The windows with the threat terms ([`Windows::evaluate`]).
     Threats,
 }
 

@@ -1,11 +1,13 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
-//! [`solver`], the [`heuristic`] beam search for positions it cannot finish in time, the
+//! [`solver`], the [`midgame`] search the default player uses for positions the solver
+//! cannot finish in time, the classic beam search ([`heuristic`], `c4_player beam`), the
 //! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
 //! driver ([`solve_cli`](mod@solve_cli)).
 
 pub mod book;
 pub mod book_build;
 pub mod heuristic;
+pub mod midgame;
 pub mod players;
 pub mod shipped_book;
 pub mod solve_cli;
@@ -32,18 +34,21 @@ const MIN_THINK_TT_ENTRIES: usize = 1 << 16;
 /// (4-5M nodes/s on 7×6), so the table is never what limits it.
 const SIZING_NODES_PER_SEC: f64 = 8e6;
 /// Within reach of a solve, the share of the time to the optimum (or of the node budget)
-/// for the beam search that runs first; the solver then runs to [`solver_deadline_near`].
+/// for the heuristic search that runs first; the solver then runs to [`solver_deadline_near`].
 const NEAR_BEAM_SHARE: f64 = 0.3;
 /// Out of reach (early play on large boards), the share of the time to the optimum (or of
-/// the node budget) the solver gets before the beam search, which needs the rest.
+/// the node budget) the solver gets before the heuristic search, which needs the rest.
 const FAR_SOLVER_SHARE: f64 = 0.2;
-/// Empty cells up to which a position counts as within reach of the solver.
+/// Empty cells up to which a 7-wide position counts as within reach of the solver; see
+/// [`solver_reach`] for other widths.
 const SOLVER_REACH: usize = 42;
+/// Board width the reach above is measured on.
+const REACH_WIDTH: usize = 7;
 /// Solver nodes when neither a deadline nor a node budget is given.
 const SOLVER_NODES_UNTIMED: u64 = 20_000_000;
 /// Beam depth when neither a deadline, a node budget nor a depth is given.
 const BEAM_DEPTH_UNTIMED: u32 = 10;
-/// Depth the beam search reaches whatever the soft limit says (only the hard limit stops
+/// Depth the heuristic searches reach whatever the soft limit says (only the hard limit stops
 /// it before): a few milliseconds on 7×6, and enough to see the two-move double threats
 /// that a late start (a move request read long before it is served) would otherwise miss.
 const MIN_BEAM_DEPTH: u32 = 6;
@@ -245,7 +250,7 @@ fn soft_share(
 }
 
 /// The solver's deadline within reach of a solve: halfway from the optimum to the hard
-/// limit. An exact result is worth more than anything the beam search finds in the same
+/// limit. An exact result is worth more than anything the heuristic search finds in the same
 /// time, and the solver is one long search rather than iterations that might start late,
 /// so it may run past the optimum; the other half stays in reserve for the clock.
 fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> Option<Instant> {
@@ -283,7 +288,7 @@ pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Positi
     match (sign > 0, weak_col) {
         // Won in at most `remaining` plies: a lower bound on the score.
         (true, Some(c)) => Solved::Move(c, mate_in(remaining as u32)),
-        // Lost, but how slowly is unknown: the beam search picks the most stubborn move.
+        // Lost, but how slowly is unknown: the heuristic search picks the most stubborn move.
         _ => Solved::Open,
     }
 }
@@ -306,11 +311,11 @@ fn wanted_entries(budget: Option<Duration>, nodes: Option<u64>, cap: usize) -> u
     want.clamp(MIN_THINK_TT_ENTRIES.min(cap), cap)
 }
 
-/// The perfect player. Within reach of a solve (a 7×6-sized remainder) a short beam
+/// The perfect player. Within reach of a solve ([`solver_reach`]) a short [`midgame`]
 /// search first secures a sound move (it sees the short double threats), then the solver gets
-/// the rest of the budget; a proven result replaces the beam search's move. Out of reach
-/// (early on large boards) the solver only gets a small share, for a quick proof, and the
-/// beam search the rest. Returns (column, engine score, depth, nodes).
+/// the rest of the budget; a proven result replaces the search's move. Out of reach (early on
+/// large boards) the solver only gets a small share, for a quick proof, and the midgame
+/// search the rest of the turn. Returns (column, engine score, depth, nodes).
 fn solver_player<B: Bits>(
     game: &Connect4,
     g: &Geometry<B>,
@@ -322,20 +327,10 @@ fn solver_player<B: Bits>(
     let timed = limits.maximum.is_some();
     let remaining = g.cells() - p.moves;
     let share = |n: u64, s: f64| (n as f64 * s) as u64;
-    let (beam, nodes) = if remaining <= SOLVER_REACH {
+    let (beam, nodes) = if remaining <= solver_reach(g.width) {
         let beam_soft = soft_share(start, limits.optimum, limits.maximum, NEAR_BEAM_SHARE);
         let beam_nodes = limits.max_nodes.map(|n| share(n, NEAR_BEAM_SHARE));
-        let (beam, beam_used) = beam_phase(
-            game,
-            g,
-            p,
-            ctx,
-            start,
-            beam_soft,
-            beam_nodes,
-            0,
-            Leaf::Threats,
-        );
+        let (beam, beam_used) = mid_phase(game, g, p, ctx, start, beam_soft, beam_nodes, 0);
         let solver_nodes = match (limits.max_nodes, timed) {
             (Some(n), _) => Some(n.saturating_sub(beam_used).max(1)),
             (None, true) => None,
@@ -359,23 +354,20 @@ fn solver_player<B: Bits>(
         if let Solved::Move(col, score) = solved {
             return Some((col, score, remaining as u32, used));
         }
-        let beam_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
+        let search_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
         let soft = limits.optimum.or(limits.maximum);
-        beam_phase(
-            game,
-            g,
-            p,
-            ctx,
-            start,
-            soft,
-            beam_nodes,
-            used,
-            Leaf::Threats,
-        )
+        mid_phase(game, g, p, ctx, start, soft, search_nodes, used)
     };
     let found = beam.or_else(|| any_safe_move(g, p))?;
     let score = found.score.clamp(-WIN, WIN);
     Some((found.col, score, found.depth, nodes))
+}
+
+/// Empty cells up to which a position of this width counts as within reach of the solver:
+/// one cell fewer per column beyond 7 (more moves a ply). On 12×6 that is 37, ply 35, where
+/// exact solves took 0.29 s on average (0.63 s at most) against 2.3 s at ply 30.
+fn solver_reach(width: usize) -> usize {
+    SOLVER_REACH.saturating_sub(width.saturating_sub(REACH_WIDTH))
 }
 
 /// When not even depth 1 finished: a move that does not lose at once, if any.
@@ -472,6 +464,59 @@ fn solver_phase<B: Bits>(
         });
     }
     (solved, nodes)
+}
+
+/// The default player's heuristic phase ([`midgame`]): iterative deepening that starts no
+/// new iteration past `soft` (once [`MIN_BEAM_DEPTH`] is reached) and is cut short at the
+/// hard limit, where the unfinished iteration's best move still counts. Within `node_cap`.
+/// Returns the result and the nodes so far (`nodes_before` included).
+#[allow(clippy::too_many_arguments)]
+fn mid_phase<B: Bits>(
+    game: &Connect4,
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ctx: &mut ThinkContext,
+    start: Instant,
+    soft: Option<Instant>,
+    node_cap: Option<u64>,
+    nodes_before: u64,
+) -> (Option<heuristic::BeamResult>, u64) {
+    let limits = &ctx.limits;
+    let remaining = g.cells() - p.moves;
+    let max_depth =
+        limits
+            .max_depth
+            .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
+                remaining as u32
+            } else {
+                BEAM_DEPTH_UNTIMED
+            });
+    let stop = ctx.stop.clone();
+    let hard = limits.maximum;
+    let search_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
+    let windows = Windows::new(g);
+    let entries = match option::<u64>(ctx, "max_memory") {
+        Some(m) if m > 0 => {
+            ((m / 3) as usize / midgame::Table::ENTRY_BYTES).clamp(1 << 12, midgame::TABLE_ENTRIES)
+        }
+        _ => midgame::TABLE_ENTRIES,
+    };
+    let mut table = midgame::Table::new(entries);
+    let mut search = midgame::MidSearch::new(g, &windows, &mut table, node_cap, &search_stop);
+    let report = &mut ctx.report;
+    let found = search.run(p, max_depth, &mut |r| {
+        let m = game.landing(r.col);
+        report(&Iteration {
+            depth: r.depth,
+            seldepth: r.depth,
+            score: r.score,
+            nodes: nodes_before + r.nodes,
+            elapsed_ms: start.elapsed().as_millis() as u64,
+            pv: m.into_iter().collect(),
+        });
+        r.depth < MIN_BEAM_DEPTH || soft.is_none_or(|t| Instant::now() < t)
+    });
+    (found, nodes_before + search.nodes)
 }
 
 /// The beam search phase: iterative deepening that starts no new iteration past `soft`
@@ -624,6 +669,13 @@ mod tests {
             &[],
         );
         assert_eq!(g.check_move(r.best), Ok(()));
+    }
+
+    #[test]
+    fn reach_shrinks_on_wide_boards() {
+        assert_eq!(solver_reach(7), 42);
+        assert_eq!(solver_reach(4), 42);
+        assert_eq!(solver_reach(12), 37);
     }
 
     #[test]

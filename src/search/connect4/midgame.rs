@@ -1,0 +1,443 @@
+//! The default player's search for positions the exact solver cannot finish in time (the
+//! first half of a game on 12×6 and other large boards).
+//!
+//! Iterative deepening over a full-width principal-variation search (null windows after the
+//! first move, a re-search when one fails high) with a transposition table: Connect Four is
+//! full of transpositions, and the table also hands each iteration the previous one's best
+//! move. Moves are ordered by the table's move, then the threats a move makes, then killer
+//! moves and a history of cut-offs, then the centre. The solver's safety rules hold at every
+//! node (take a win, never play under the other side's threat, a single forced block is the
+//! only move), and a node with one move left is extended rather than counted as a ply: a
+//! forced line costs no depth. Leaves are scored by [`Windows::evaluate_zugzwang`]: the
+//! alignment count, the threats by row parity, and who wins the zugzwang at the end.
+//!
+//! Unlike the classic beam player's search ([`super::heuristic`]) nothing is cut by width:
+//! a beam drops the quiet moves that set up a zugzwang many plies later.
+
+use crate::base::score::{from_tt, is_decisive, mate_in, mated_in, to_tt, INFINITE};
+use crate::game::connect4::bits::{mix64, Bits};
+use crate::game::connect4::position::{Geometry, Position};
+use crate::game::connect4::windows::Windows;
+
+use super::heuristic::BeamResult;
+
+/// Nodes between two polls of the clock and the stop flag.
+const POLL_INTERVAL: u64 = 1024;
+/// Table entries (16 bytes each): 16 MiB, cleared at each move (a few ms); a 1 s move
+/// searches about 2M nodes.
+pub const TABLE_ENTRIES: usize = 1 << 20;
+/// Deepest ply a killer slot exists for (beyond, no killers).
+const MAX_PLY: usize = 128;
+/// Ordering weights: threats a move makes dominate, then the killers, then history.
+const THREAT_ORDER: i32 = 1 << 20;
+const KILLER_ORDER: i32 = 1 << 18;
+/// Late move reductions: from this depth, moves after the first [`LMR_FULL_MOVES`] that make
+/// no threat and are no killer are searched one ply shallower first (null window), and again
+/// at full depth only when they beat alpha.
+const LMR_MIN_DEPTH: u32 = 3;
+const LMR_FULL_MOVES: usize = 3;
+
+#[derive(Clone, Copy, Default)]
+struct Entry {
+    key: u64,
+    score: i32,
+    depth: u8,
+    bound: u8,
+    /// Column + 1 of the best move (0 = none).
+    col: u8,
+}
+
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const EXACT: u8 = 3;
+
+/// One move's transposition table: one entry per slot, keyed by the full 64-bit digest. A
+/// new entry replaces the old one unless that is another position searched more than two
+/// plies deeper: deep entries save the most work, yet a slot must not freeze on a stale one.
+pub struct Table {
+    slots: Vec<Entry>,
+}
+
+impl Table {
+    /// Bytes per entry.
+    pub const ENTRY_BYTES: usize = std::mem::size_of::<Entry>();
+
+    pub fn new(entries: usize) -> Table {
+        Table {
+            slots: vec![Entry::default(); entries.next_power_of_two().max(1024)],
+        }
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        (key as usize) & (self.slots.len() - 1)
+    }
+
+    #[inline]
+    fn get(&self, key: u64) -> Option<Entry> {
+        let e = self.slots[self.slot(key)];
+        (e.bound != 0 && e.key == key).then_some(e)
+    }
+
+    #[inline]
+    fn put(&mut self, key: u64, e: Entry) {
+        let i = self.slot(key);
+        let old = self.slots[i];
+        if old.key != key && old.bound != 0 && old.depth > e.depth.saturating_add(2) {
+            return;
+        }
+        self.slots[i] = Entry { key, ..e };
+    }
+}
+
+/// The search over one geometry.
+pub struct MidSearch<'a, B: Bits> {
+    g: &'a Geometry<B>,
+    win: &'a Windows<B>,
+    tt: &'a mut Table,
+    pub nodes: u64,
+    node_limit: Option<u64>,
+    should_stop: &'a dyn Fn() -> bool,
+    aborted: bool,
+    killers: Vec<[u8; 2]>,
+    /// Cut-off credit per cell (`col · height + row`).
+    history: Vec<i32>,
+}
+
+impl<'a, B: Bits> MidSearch<'a, B> {
+    pub fn new(
+        g: &'a Geometry<B>,
+        win: &'a Windows<B>,
+        tt: &'a mut Table,
+        node_limit: Option<u64>,
+        should_stop: &'a dyn Fn() -> bool,
+    ) -> MidSearch<'a, B> {
+        MidSearch {
+            g,
+            win,
+            tt,
+            nodes: 0,
+            node_limit,
+            should_stop,
+            aborted: false,
+            killers: vec![[0; 2]; MAX_PLY],
+            history: vec![0; g.cells()],
+        }
+    }
+
+    /// Iterative deepening up to `max_depth`; `on_iteration` sees every finished iteration
+    /// and returns false to stop deepening. An iteration cut short by the stop still counts
+    /// when it searched its first move (the previous best) to the end: the best move found
+    /// so far is then at least as well informed. `None` only when not even depth 1 ended.
+    pub fn run(
+        &mut self,
+        p: &Position<B>,
+        max_depth: u32,
+        on_iteration: &mut dyn FnMut(&BeamResult) -> bool,
+    ) -> Option<BeamResult> {
+        let mut best: Option<BeamResult> = None;
+        let remaining = (self.g.cells() - p.moves) as u32;
+        for depth in 1..=max_depth.clamp(1, remaining.max(1)) {
+            let found = self.root(p, depth);
+            let Some((score, col)) = found else { break };
+            let r = BeamResult {
+                col,
+                score,
+                depth,
+                nodes: self.nodes,
+            };
+            best = Some(r.clone());
+            if self.aborted || !on_iteration(&r) || is_decisive(score) {
+                break;
+            }
+        }
+        best
+    }
+
+    fn check_abort(&mut self) -> bool {
+        if !self.aborted
+            && (self.node_limit.is_some_and(|l| self.nodes >= l)
+                || (self.nodes.is_multiple_of(POLL_INTERVAL) && (self.should_stop)()))
+        {
+            self.aborted = true;
+        }
+        self.aborted
+    }
+
+    #[inline]
+    fn cell_index(&self, mv: B) -> (usize, usize) {
+        let col = self.g.column_of(mv).unwrap_or(0);
+        (col, col * self.g.height + self.g.row_of(mv, col))
+    }
+
+    /// The moves of `moves`, best first (see the module notes).
+    fn ordered(&self, p: &Position<B>, moves: B, tt_col: u8, ply: usize) -> Vec<(B, i32)> {
+        let g = self.g;
+        let killers = self.killers.get(ply).copied().unwrap_or([0; 2]);
+        let w = g.width as i32;
+        let mut v: Vec<(B, i32)> = Position::columns_in(g, moves)
+            .map(|c| {
+                let mv = moves & g.column_mask(c);
+                let tag = c as u8 + 1;
+                let s = if tag == tt_col {
+                    i32::MAX
+                } else {
+                    let row = g.row_of(mv, c);
+                    let centre = w - (2 * c as i32 - (w - 1)).abs();
+                    let killer = if killers.contains(&tag) {
+                        KILLER_ORDER
+                    } else {
+                        0
+                    };
+                    THREAT_ORDER * p.move_score(g, mv) as i32
+                        + killer
+                        + self.history[c * g.height + row].min(KILLER_ORDER - 1000)
+                        + centre
+                };
+                (mv, s)
+            })
+            .collect();
+        v.sort_by_key(|m| std::cmp::Reverse(m.1));
+        v
+    }
+
+    /// One iteration at the root: (score, column), or `None` when stopped before the
+    /// first move was searched.
+    fn root(&mut self, p: &Position<B>, depth: u32) -> Option<(i32, usize)> {
+        let g = self.g;
+        self.nodes += 1;
+        let possible = p.possible(g);
+        if possible.is_zero() {
+            return None;
+        }
+        let wins = p.winning(g) & possible;
+        if !wins.is_zero() {
+            return Position::columns_in(g, wins)
+                .next()
+                .map(|c| (mate_in(1), c));
+        }
+        let nl = p.non_losing_moves(g);
+        if nl.is_zero() {
+            let pool = p.opponent_winning(g) & possible;
+            let pool = if pool.is_zero() { possible } else { pool };
+            return Position::columns_in(g, pool)
+                .next()
+                .map(|c| (mated_in(2), c));
+        }
+        let key = mix64(p.key().digest());
+        let tt_col = self.tt.get(key).map_or(0, |e| e.col);
+        let moves = self.ordered(p, nl, tt_col, 0);
+        let mut alpha = -INFINITE;
+        let beta = INFINITE;
+        let mut best: Option<(i32, usize)> = None;
+        for (i, &(mv, _)) in moves.iter().enumerate() {
+            let mut child = *p;
+            child.play(mv);
+            let s = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+            } else {
+                let s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1);
+                if s > alpha && !self.aborted {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                break;
+            }
+            if best.is_none() || s > alpha {
+                alpha = s;
+                best = g.column_of(mv).map(|c| (s, c));
+            }
+        }
+        if let Some((s, c)) = best {
+            if !self.aborted {
+                self.tt.put(
+                    key,
+                    Entry {
+                        key,
+                        score: to_tt(s, 0),
+                        depth: depth.min(255) as u8,
+                        bound: EXACT,
+                        col: c as u8 + 1,
+                    },
+                );
+            }
+        }
+        best
+    }
+
+    fn negamax(&mut self, p: &Position<B>, depth: u32, mut alpha: i32, beta: i32, ply: u32) -> i32 {
+        self.nodes += 1;
+        if self.check_abort() {
+            return 0;
+        }
+        let g = self.g;
+        if p.moves >= g.cells() {
+            return 0;
+        }
+        if p.can_win_next(g) {
+            return mate_in(ply + 1);
+        }
+        let nl = p.non_losing_moves(g);
+        if nl.is_zero() {
+            return mated_in(ply + 2);
+        }
+        if p.moves + 2 >= g.cells() {
+            return 0;
+        }
+        // A forced move costs no depth.
+        let depth = if nl.has_several() { depth } else { depth + 1 };
+        if depth == 0 {
+            return self.win.evaluate_zugzwang(g, p);
+        }
+        let key = mix64(p.key().digest());
+        let mut tt_col = 0;
+        if let Some(e) = self.tt.get(key) {
+            tt_col = e.col;
+            if u32::from(e.depth) >= depth {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    EXACT => true,
+                    LOWER => s >= beta,
+                    UPPER => s <= alpha,
+                    _ => false,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let alpha0 = alpha;
+        let moves = self.ordered(p, nl, tt_col, ply as usize);
+        let mut best = -INFINITE;
+        let mut best_mv = B::ZERO;
+        for (i, &(mv, order)) in moves.iter().enumerate() {
+            let mut child = *p;
+            child.play(mv);
+            let s = if i == 0 {
+                -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+            } else {
+                let quiet = order < KILLER_ORDER;
+                let mut s = alpha + 1;
+                if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
+                    s = -self.negamax(&child, depth - 2, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && !self.aborted {
+                    s = -self.negamax(&child, depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    -self.negamax(&child, depth - 1, -beta, -alpha, ply + 1)
+                } else {
+                    s
+                }
+            };
+            if self.aborted {
+                return 0;
+            }
+            if s > best {
+                best = s;
+                best_mv = mv;
+                if s > alpha {
+                    alpha = s;
+                    if alpha >= beta {
+                        self.credit_cutoff(mv, depth, ply as usize);
+                        break;
+                    }
+                }
+            }
+        }
+        let bound = if best >= beta {
+            LOWER
+        } else if best > alpha0 {
+            EXACT
+        } else {
+            UPPER
+        };
+        let col = g.column_of(best_mv).map_or(0, |c| c as u8 + 1);
+        self.tt.put(
+            key,
+            Entry {
+                key,
+                score: to_tt(best, ply),
+                depth: depth.min(255) as u8,
+                bound,
+                col,
+            },
+        );
+        best
+    }
+
+    fn credit_cutoff(&mut self, mv: B, depth: u32, ply: usize) {
+        let (col, cell) = self.cell_index(mv);
+        let tag = col as u8 + 1;
+        if let Some(k) = self.killers.get_mut(ply) {
+            if k[0] != tag {
+                k[1] = k[0];
+                k[0] = tag;
+            }
+        }
+        let h = &mut self.history[cell];
+        *h = h.saturating_add((depth * depth) as i32);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::position::parse_sequence;
+
+    fn search<B: Bits>(g: &Geometry<B>, seq: &str, depth: u32) -> BeamResult {
+        let w = Windows::new(g);
+        let p = parse_sequence(g, seq).unwrap();
+        let mut tt = Table::new(1 << 16);
+        let never = || false;
+        let mut s = MidSearch::new(g, &w, &mut tt, Some(2_000_000), &never);
+        s.run(&p, depth, &mut |_| true).unwrap()
+    }
+
+    #[test]
+    fn wins_blocks_and_sees_the_open_three() {
+        let g = Geometry::<u128>::new(12, 6, 4).unwrap();
+        // X to move with three in a row on the bottom: wins at once.
+        let r = search(&g, "4a5b6c", 6);
+        assert_eq!(r.score, mate_in(1));
+        assert!(r.col == 2 || r.col == 6);
+        // X to move with 4 and 5 on the bottom, both sides open: the open three (3 or 6)
+        // wins, and the search proves it.
+        let r = search(&g, "4a5b", 6);
+        assert!(r.col == 2 || r.col == 5, "played {}", r.col);
+        assert!(r.score >= mate_in(7), "score {}", r.score);
+        // O to move must keep X from that open three: a stone beside the pair or one
+        // further out.
+        let r = search(&g, "4a5", 6);
+        assert!([1, 2, 5, 6].contains(&r.col), "played {}", r.col);
+        assert!(!is_decisive(r.score), "score {}", r.score);
+        // The same on 7×6 (the u64 path).
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let r = search(&g, "4151", 6);
+        assert!(r.col == 2 || r.col == 5, "played {}", r.col);
+        assert!(r.score >= mate_in(7), "score {}", r.score);
+    }
+
+    #[test]
+    fn table_keeps_the_deeper_entry() {
+        let mut t = Table::new(1024);
+        let e = |depth, score| Entry {
+            key: 0,
+            score,
+            depth,
+            bound: EXACT,
+            col: 1,
+        };
+        t.put(5, e(9, 10));
+        // Another position in the same slot, much shallower: the deep entry stays.
+        t.put(5 + 1024, e(2, 20));
+        assert_eq!(t.get(5).map(|x| x.score), Some(10));
+        assert!(t.get(5 + 1024).is_none());
+        // The same position always replaces.
+        t.put(5, e(1, 30));
+        assert_eq!(t.get(5).map(|x| x.score), Some(30));
+    }
+}
