@@ -17,6 +17,27 @@ use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 use crate::game::connect4::windows::Windows;
 
+/// The rules every node of the heuristic searches applies before it searches: a full board
+/// is a draw, a win on the next move is taken, no move that does not lose is a loss, and a
+/// board with one move left for each side is a draw. Otherwise the moves that do not lose at
+/// once (the only ones worth searching), or the node's settled score.
+pub(super) fn node_moves<B: Bits>(g: &Geometry<B>, p: &Position<B>, ply: u32) -> Result<B, i32> {
+    if p.moves >= g.cells() {
+        return Err(0);
+    }
+    if p.can_win_next(g) {
+        return Err(mate_in(ply + 1));
+    }
+    let nl = p.non_losing_moves(g);
+    if nl.is_zero() {
+        return Err(mated_in(ply + 2));
+    }
+    if p.moves + 2 >= g.cells() {
+        return Err(0);
+    }
+    Ok(nl)
+}
+
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 
@@ -190,19 +211,10 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             return 0;
         }
         let g = self.g;
-        if p.moves >= g.cells() {
-            return 0;
-        }
-        if p.can_win_next(g) {
-            return mate_in(ply + 1);
-        }
-        let nl = p.non_losing_moves(g);
-        if nl.is_zero() {
-            return mated_in(ply + 2);
-        }
-        if p.moves + 2 >= g.cells() {
-            return 0;
-        }
+        let nl = match node_moves(g, p, ply) {
+            Ok(nl) => nl,
+            Err(score) => return score,
+        };
         if depth == 0 {
             return match self.leaf {
                 Leaf::Alignment => self.win.alignment(g, p),

@@ -19,7 +19,7 @@ use crate::game::connect4::bits::{mix64, Bits};
 use crate::game::connect4::position::{Geometry, Position};
 use crate::game::connect4::windows::Windows;
 
-use super::heuristic::BeamResult;
+use super::heuristic::{node_moves, BeamResult};
 
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 1024;
@@ -274,19 +274,10 @@ impl<'a, B: Bits> MidSearch<'a, B> {
             return 0;
         }
         let g = self.g;
-        if p.moves >= g.cells() {
-            return 0;
-        }
-        if p.can_win_next(g) {
-            return mate_in(ply + 1);
-        }
-        let nl = p.non_losing_moves(g);
-        if nl.is_zero() {
-            return mated_in(ply + 2);
-        }
-        if p.moves + 2 >= g.cells() {
-            return 0;
-        }
+        let nl = match node_moves(g, p, ply) {
+            Ok(nl) => nl,
+            Err(score) => return score,
+        };
         // A forced move costs no depth.
         let depth = if nl.has_several() { depth } else { depth + 1 };
         if depth == 0 {

@@ -21,7 +21,7 @@ use crate::game::connect4::position::{Geometry, Position};
 use crate::game::connect4::windows::Windows;
 use crate::game::connect4::{with_bits, Connect4};
 use crate::game::{Game, Move};
-use crate::search::{Iteration, SearchResult, ThinkContext};
+use crate::search::{Iteration, Limits, SearchResult, ThinkContext};
 use heuristic::{BeamSearch, Leaf};
 use solver::{Solver, TransTable};
 use std::time::{Duration, Instant};
@@ -483,14 +483,7 @@ fn mid_phase<B: Bits>(
 ) -> (Option<heuristic::BeamResult>, u64) {
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
-    let max_depth =
-        limits
-            .max_depth
-            .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
-                remaining as u32
-            } else {
-                BEAM_DEPTH_UNTIMED
-            });
+    let max_depth = iteration_cap(limits, remaining);
     let stop = ctx.stop.clone();
     let hard = limits.maximum;
     let search_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
@@ -519,6 +512,18 @@ fn mid_phase<B: Bits>(
     (found, nodes_before + search.nodes)
 }
 
+/// The deepest iteration of the heuristic searches: the caller's cap, else the cells left
+/// when a clock or a node budget ends the search, else a fixed depth.
+fn iteration_cap(limits: &Limits, remaining: usize) -> u32 {
+    limits
+        .max_depth
+        .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
+            remaining as u32
+        } else {
+            BEAM_DEPTH_UNTIMED
+        })
+}
+
 /// The beam search phase: iterative deepening that starts no new iteration past `soft`
 /// (once [`MIN_BEAM_DEPTH`] is reached), stops at the hard limit, within `node_cap`.
 /// Returns the deepest finished iteration and the nodes so far (`nodes_before` included).
@@ -537,14 +542,7 @@ fn beam_phase<B: Bits>(
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
     let beam_percent = option::<u32>(ctx, "c4_beam").unwrap_or(DEFAULT_BEAM_PERCENT);
-    let max_depth =
-        limits
-            .max_depth
-            .unwrap_or(if limits.maximum.is_some() || limits.max_nodes.is_some() {
-                remaining as u32
-            } else {
-                BEAM_DEPTH_UNTIMED
-            });
+    let max_depth = iteration_cap(limits, remaining);
     let stop = ctx.stop.clone();
     let hard = limits.maximum;
     let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
