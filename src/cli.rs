@@ -269,6 +269,9 @@ pub struct SolveArgs {
     /// connect4: give up a position after S seconds and print TIMEOUT
     #[arg(long, value_name = "S")]
     pub timeout_s: Option<f64>,
+    /// connect4: solver threads sharing the table (nodes printed are all threads')
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub threads: usize,
     /// connect4: build the opening book into FILE (resumed when FILE holds one; a table of
     /// 2^26 entries unless --tt-entries) instead of reading positions
     #[arg(long, value_name = "FILE")]
@@ -297,6 +300,7 @@ impl SolveArgs {
                     weak: self.weak,
                     tt_entries: self.tt_entries.unwrap_or(d.tt_entries),
                     timeout_s: self.timeout_s,
+                    threads: self.threads,
                 };
                 o.check().map_err(|e| usage(e.to_string()))?;
                 if let Some(path) = &self.book {
@@ -325,6 +329,7 @@ impl SolveArgs {
                     ("--weak", self.weak),
                     ("--tt-entries", self.tt_entries.is_some()),
                     ("--timeout-s", self.timeout_s.is_some()),
+                    ("--threads", self.threads != 1),
                     ("--book", self.book.is_some()),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {

@@ -8,6 +8,7 @@ pub mod book;
 pub mod book_build;
 pub mod heuristic;
 pub mod midgame;
+pub mod parallel;
 pub mod players;
 pub mod shipped_book;
 pub mod solve_cli;

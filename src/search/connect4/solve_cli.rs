@@ -10,7 +10,8 @@
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
-use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
+use super::parallel::solve_parallel;
+use super::solver::{TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
 use crate::game::connect4::position::{parse_sequence, Geometry};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
@@ -22,6 +23,9 @@ use std::time::Instant;
 /// Largest table `--tt-entries` may ask for (8 bytes each: 1 GB), for the long solves of
 /// early 7×6 positions, where a larger table saves more nodes than it costs.
 const MAX_TT_ENTRIES: usize = 1 << 27;
+
+/// Most solver threads `--threads` may ask for.
+const MAX_THREADS: usize = 256;
 
 /// The notation of the empty board (an empty line is skipped, as in the benchmark files).
 const EMPTY_BOARD: &str = "-";
@@ -37,6 +41,8 @@ pub struct SolveOptions {
     pub tt_entries: usize,
     /// Give up a position after this many seconds (`TIMEOUT` line).
     pub timeout_s: Option<f64>,
+    /// Threads sharing the table (see [`super::parallel`]).
+    pub threads: usize,
 }
 
 impl Default for SolveOptions {
@@ -49,6 +55,7 @@ impl Default for SolveOptions {
             weak: false,
             tt_entries: DEFAULT_TT_ENTRIES,
             timeout_s: None,
+            threads: 1,
         }
     }
 }
@@ -60,6 +67,7 @@ pub enum OptionError {
     K(usize),
     TtEntries(usize),
     Timeout(f64),
+    Threads(usize),
 }
 
 impl std::fmt::Display for OptionError {
@@ -74,6 +82,7 @@ impl std::fmt::Display for OptionError {
                 write!(f, "--tt-entries {n} outside 1..={MAX_TT_ENTRIES}")
             }
             OptionError::Timeout(t) => write!(f, "--timeout-s {t} must be positive"),
+            OptionError::Threads(n) => write!(f, "--threads {n} outside 1..={MAX_THREADS}"),
         }
     }
 }
@@ -95,6 +104,9 @@ impl SolveOptions {
         }
         if !(1..=MAX_TT_ENTRIES).contains(&self.tt_entries) {
             return Err(OptionError::TtEntries(self.tt_entries));
+        }
+        if !(1..=MAX_THREADS).contains(&self.threads) {
+            return Err(OptionError::Threads(self.threads));
         }
         match self.timeout_s {
             Some(t) if !(t > 0.0 && t.is_finite()) => Err(OptionError::Timeout(t)),
@@ -120,11 +132,12 @@ enum Unsolved {
     Timeout { nodes: u64, micros: u128 },
 }
 
-/// Solves one position string (`-` is the empty board), within `timeout_s` if given.
+/// Solves one position string (`-` is the empty board), within `timeout_s` if given, on
+/// `threads` threads.
 fn solve_one<B: Bits>(
     g: &Geometry<B>,
     seq: &str,
-    weak: bool,
+    (weak, threads): (bool, usize),
     timeout_s: Option<f64>,
     tt: &mut TransTable,
 ) -> Result<Solved, Unsolved> {
@@ -134,11 +147,10 @@ fn solve_one<B: Bits>(
     let t0 = Instant::now();
     let deadline = timeout_s.map(|t| t0 + std::time::Duration::from_secs_f64(t));
     let out_of_time = || deadline.is_some_and(|d| Instant::now() >= d);
-    let mut s = Solver::new(g, tt).with_stop(&out_of_time);
-    let score = s.solve(&p, weak);
-    let (nodes, micros) = (s.nodes, t0.elapsed().as_micros());
-    match score {
-        Some(score) => Ok(Solved {
+    let r = solve_parallel(g, tt, &p, weak, threads, &out_of_time);
+    let (nodes, micros) = (r.nodes, t0.elapsed().as_micros());
+    match r.result {
+        Some((score, _)) => Ok(Solved {
             score,
             nodes,
             micros,
@@ -159,7 +171,7 @@ fn run<B: Bits>(
         let mut fields = line.split_whitespace();
         let Some(seq) = fields.next() else { continue };
         let expected = fields.next().map(|e| e.parse::<i32>());
-        match solve_one(&g, seq, o.weak, o.timeout_s, &mut tt) {
+        match solve_one(&g, seq, (o.weak, o.threads), o.timeout_s, &mut tt) {
             Ok(r) => {
                 write!(out, "{seq} {} {} {}", r.score, r.nodes, r.micros)?;
                 match expected {
@@ -226,7 +238,7 @@ pub fn bench_sets(
             let exp: i32 = exp
                 .parse()
                 .with_context(|| format!("bad score in {line:?}"))?;
-            let r = solve_one(&g, seq, weak, None, &mut tt)
+            let r = solve_one(&g, seq, (weak, 1), None, &mut tt)
                 .map_err(|e| anyhow::anyhow!("{seq}: {e:?}"))?;
             let exp = if weak { exp.signum() } else { exp };
             if r.score != exp {
@@ -329,6 +341,27 @@ mod tests {
         assert!(f[2].parse::<u64>().unwrap() > 0);
         assert!(refused(SolveOptions {
             timeout_s: Some(-1.0),
+            ..small()
+        }));
+    }
+
+    #[test]
+    fn threads_give_the_same_scores() {
+        let two = SolveOptions {
+            threads: 2,
+            ..small()
+        };
+        let input = "2252576253462244111563365343671351441 -1\n7422341735647741166133573473242566 1\n32164625 11\n";
+        let scores = |out: String| -> Vec<String> {
+            out.lines()
+                .map(|l| l.split_whitespace().take(2).collect::<Vec<_>>().join(" "))
+                .collect()
+        };
+        let (one, both) = (run_cli(&small(), input), run_cli(&two, input));
+        assert!(!both.contains("MISMATCH"), "{both}");
+        assert_eq!(scores(one), scores(both));
+        assert!(refused(SolveOptions {
+            threads: 0,
             ..small()
         }));
     }

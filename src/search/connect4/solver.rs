@@ -27,9 +27,11 @@
 //! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
 //! (node budget, deadline, stop flag); an aborted call returns `None`.
 
+use super::parallel::BusyTable;
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 use crate::search::table_memory::advise_huge_pages;
+use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Nodes with at least this many empty cells try the enhanced transposition cut-off (a
 /// child whose stored upper bound already refutes the window cuts without a search). With
@@ -39,6 +41,9 @@ const ETC_MIN_EMPTY: usize = 12;
 /// Positions with fewer stones than this share a table entry with their mirror image;
 /// deeper ones, rarely symmetric to anything searched, skip the mirror's cost.
 const MIRROR_MAX_MOVES: usize = 20;
+/// With other threads (see [`super::parallel`]), nodes with at least this many empty cells
+/// announce themselves as busy, and their busy children wait for their siblings.
+const BUSY_MIN_EMPTY: usize = 16;
 /// How often (in nodes) the abort condition is polled.
 const POLL_INTERVAL: u64 = 4096;
 /// Default table size: 8M entries of 6 bytes (about 50 MB).
@@ -84,13 +89,18 @@ pub struct Probe {
 /// benchmark solves 1000 positions of a few hundred nodes each) costs what was used rather
 /// than the whole table.
 pub struct TransTable {
-    /// `2 · buckets` entries from `base`, which makes the first one 16-byte aligned. A plain
-    /// `u64` vector (rather than an aligned bucket type) keeps the allocation lazily zeroed.
-    slots: Vec<u64>,
+    /// `2 · buckets` entries from `base`, which makes the first one 16-byte aligned. Atomic
+    /// so that the threads of [`solve_parallel`] share it: each entry is one `u64` holding
+    /// its own check, so a race can lose an entry but never pair a bound with another
+    /// position; relaxed loads and stores are plain moves on x86-64. Allocated zeroed, so a
+    /// fresh table costs only what is touched.
+    slots: Box<[AtomicU64]>,
     base: usize,
     buckets: usize,
-    /// Buckets first written since the last reset (while few).
-    touched: Vec<u32>,
+    /// Buckets first written since the last reset, while fewer than its capacity:
+    /// `touched_len` may run past the capacity (then the reset clears everything).
+    touched: Box<[AtomicU32]>,
+    touched_len: AtomicUsize,
     /// The current search's generation, already shifted to its bits.
     generation: u64,
 }
@@ -125,19 +135,17 @@ impl TransTable {
     /// Memory is zeroed lazily by the allocator, so a fresh table costs only what is touched.
     pub fn new(entries: usize) -> TransTable {
         let buckets = next_prime((entries / 2).max(2));
-        let slots = vec![0u64; 2 * buckets + 1];
+        let slots = zeroed_atomics::<AtomicU64>(2 * buckets + 1);
         if slots.len() >= HUGE_PAGE_MIN_ENTRIES {
-            advise_huge_pages(
-                slots.as_ptr().cast(),
-                std::mem::size_of_val(slots.as_slice()),
-            );
+            advise_huge_pages(slots.as_ptr().cast(), std::mem::size_of_val(&*slots));
         }
         let base = (slots.as_ptr() as usize / 8) % 2;
         TransTable {
             slots,
             base,
             buckets,
-            touched: Vec::new(),
+            touched: zeroed_atomics::<AtomicU32>(buckets / 8),
+            touched_len: AtomicUsize::new(0),
             generation: 0,
         }
     }
@@ -163,8 +171,9 @@ impl TransTable {
         let (i, check) = self.slot(digest);
         self.slots[i..i + 2]
             .iter()
-            .find(|&&e| e & CHECK_MASK == check && entry_value(e) != 0)
-            .map(|&e| Probe {
+            .map(|e| e.load(Relaxed))
+            .find(|&e| e & CHECK_MASK == check && entry_value(e) != 0)
+            .map(|e| Probe {
                 value: entry_value(e),
                 column: entry_column(e).checked_sub(1).map(|c| c as usize),
             })
@@ -192,12 +201,14 @@ impl TransTable {
     /// Stores a bound (`value` ≠ 0), the cut-off column (kept from an older entry of the
     /// same position when `None`) and the work it took.
     #[inline]
-    pub fn put(&mut self, digest: u64, value: u16, column: Option<usize>, work: u32) {
+    pub fn put(&self, digest: u64, value: u16, column: Option<usize>, work: u32) {
         let (i, check) = self.slot(digest);
-        let few = self.touched.len() < self.buckets / 8;
-        let (first, second) = (self.slots[i], self.slots[i + 1]);
-        if first == 0 && second == 0 && few {
-            self.touched.push(i as u32);
+        let (first, second) = (self.slots[i].load(Relaxed), self.slots[i + 1].load(Relaxed));
+        if first == 0 && second == 0 && self.touched_len.load(Relaxed) < self.touched.len() {
+            let at = self.touched_len.fetch_add(1, Relaxed);
+            if let Some(t) = self.touched.get(at) {
+                t.store(i as u32, Relaxed);
+            }
         }
         let same = |e: u64| e != 0 && e & CHECK_MASK == check;
         let old_column = if same(first) {
@@ -215,7 +226,7 @@ impl TransTable {
             | self.generation
             | (work << WORK_SHIFT);
         if same(first) {
-            self.slots[i] = e;
+            self.slots[i].store(e, Relaxed);
         } else if first == 0
             || first & GENERATION_MASK != self.generation
             || work >= entry_work(first)
@@ -223,11 +234,11 @@ impl TransTable {
             // The costlier result takes the first entry; the one it displaces goes to the
             // second (over this position's own older entry, if that is where it was).
             if first != 0 {
-                self.slots[i + 1] = first;
+                self.slots[i + 1].store(first, Relaxed);
             }
-            self.slots[i] = e;
+            self.slots[i].store(e, Relaxed);
         } else {
-            self.slots[i + 1] = e;
+            self.slots[i + 1].store(e, Relaxed);
         }
     }
 
@@ -239,24 +250,38 @@ impl TransTable {
 
     /// Empties the table: only the written buckets when few were, else everything.
     pub fn reset(&mut self) {
-        if self.touched.len() < self.buckets / 8 {
-            for &i in &self.touched {
-                let i = i as usize;
-                self.slots[i] = 0;
-                self.slots[i + 1] = 0;
+        let used = *self.touched_len.get_mut();
+        if used < self.touched.len() {
+            for t in &mut self.touched[..used] {
+                let i = *t.get_mut() as usize;
+                *self.slots[i].get_mut() = 0;
+                *self.slots[i + 1].get_mut() = 0;
             }
         } else {
-            self.slots.fill(0);
+            self.slots.iter_mut().for_each(|e| *e.get_mut() = 0);
         }
-        self.touched.clear();
+        *self.touched_len.get_mut() = 0;
     }
 
     /// Whether every entry is empty.
     #[cfg(test)]
     fn is_empty(&self) -> bool {
-        self.slots.iter().all(|&e| e == 0)
+        self.slots.iter().all(|e| e.load(Relaxed) == 0)
     }
 }
+
+/// `n` atomics, all zero, from zeroed memory (which the allocator maps lazily).
+fn zeroed_atomics<T: ZeroIsValid>(n: usize) -> Box<[T]> {
+    let raw = Box::<[T]>::new_zeroed_slice(n);
+    // SAFETY: `ZeroIsValid` is implemented only for the atomic integers, for which the
+    // all-zero bit pattern is the value 0.
+    unsafe { raw.assume_init() }
+}
+
+/// Types whose all-zero bytes are a valid value (see [`zeroed_atomics`]).
+trait ZeroIsValid {}
+impl ZeroIsValid for AtomicU64 {}
+impl ZeroIsValid for AtomicU32 {}
 
 /// Tables from this many entries (32 MB) ask for huge pages. Nearly every probe of a solve
 /// misses the caches, and with 4 KB pages it also misses the TLB; on the random mid-game
@@ -275,7 +300,7 @@ pub fn immediate_win_score(cells: usize, moves: usize) -> i32 {
 /// The solver for one geometry. Holds the table by reference so a caller may reuse it.
 pub struct Solver<'a, B: Bits> {
     g: &'a Geometry<B>,
-    tt: &'a mut TransTable,
+    tt: &'a TransTable,
     /// Column order for ties: centre first, alternating outwards.
     order: Vec<usize>,
     /// Range of scores, for the bound encoding in the table.
@@ -285,17 +310,25 @@ pub struct Solver<'a, B: Bits> {
     node_limit: Option<u64>,
     should_stop: Option<&'a dyn Fn() -> bool>,
     aborted: bool,
+    /// The nodes other threads are searching (parallel solves only).
+    busy: Option<&'a BusyTable>,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
     pub fn new(g: &'a Geometry<B>, tt: &'a mut TransTable) -> Solver<'a, B> {
+        tt.new_search();
+        Solver::shared(g, tt)
+    }
+
+    /// A solver on a table that other solvers may be using at the same time (the threads
+    /// of [`solve_parallel`]); the caller starts the table's new search.
+    pub fn shared(g: &'a Geometry<B>, tt: &'a TransTable) -> Solver<'a, B> {
         let w = g.width;
         // Pons' column order: centre, then alternately left and right of it.
         let order = (0..w as i64)
             .map(|i| (w as i64 / 2 + (1 - 2 * (i % 2)) * ((i + 1) / 2)) as usize)
             .collect::<Vec<_>>();
         let cells = g.cells() as i32;
-        tt.new_search();
         Solver {
             g,
             tt,
@@ -306,6 +339,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             node_limit: None,
             should_stop: None,
             aborted: false,
+            busy: None,
         }
     }
 
@@ -318,6 +352,12 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// Abort when this returns true (polled every few thousand nodes).
     pub fn with_stop(mut self, stop: &'a dyn Fn() -> bool) -> Self {
         self.should_stop = Some(stop);
+        self
+    }
+
+    /// Share the work with other threads through `busy` (see [`super::parallel`]).
+    pub fn with_busy(mut self, busy: &'a BusyTable) -> Self {
+        self.busy = Some(busy);
         self
     }
 
@@ -516,10 +556,27 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
     }
 
+    /// [`Self::search`], marked busy for the other threads while it runs when it is deep
+    /// enough to be worth sharing.
+    #[inline]
+    fn negamax(&mut self, p: &Position<B>, key: (u64, bool), alpha: i32, beta: i32) -> i32 {
+        match self.busy {
+            Some(busy) if p.moves + BUSY_MIN_EMPTY <= self.g.cells() => {
+                let marked = busy.enter(key.0);
+                let score = self.search(p, key, alpha, beta);
+                if marked {
+                    busy.leave(key.0);
+                }
+                score
+            }
+            _ => self.search(p, key, alpha, beta),
+        }
+    }
+
     /// Pons' negamax, with the cut-off column and the work stored in the table.
     /// Precondition: the side to move cannot win at once.
     /// `key` is the position's [`Self::digest`], which the parent computed to prefetch it.
-    fn negamax(&mut self, p: &Position<B>, key: (u64, bool), mut alpha: i32, mut beta: i32) -> i32 {
+    fn search(&mut self, p: &Position<B>, key: (u64, bool), mut alpha: i32, mut beta: i32) -> i32 {
         self.nodes += 1;
         if self.check_abort() {
             return 0;
@@ -595,7 +652,27 @@ impl<'a, B: Bits> Solver<'a, B> {
                 }
             }
         }
-        for i in (0..n).rev() {
+        // With other threads, a child one of them is searching (not the first, the
+        // likeliest cut-off) waits until the siblings are done: its bound is then usually
+        // in the table.
+        let busy = self.busy.filter(|_| p.moves + 1 + BUSY_MIN_EMPTY <= cells);
+        let (mut deferred, mut waiting, mut taken) = ([0u8; 16], 0, 0);
+        let mut next = n;
+        loop {
+            let i = if next > 0 {
+                next -= 1;
+                if next + 1 < n && busy.is_some_and(|b| b.is_busy(moves[next].2 .0)) {
+                    deferred[waiting] = next as u8;
+                    waiting += 1;
+                    continue;
+                }
+                next
+            } else if taken < waiting {
+                taken += 1;
+                deferred[taken - 1] as usize
+            } else {
+                break;
+            };
             let mut child = *p;
             child.play(moves[i].0);
             let score = -self.negamax(&child, moves[i].2, -beta, -alpha);

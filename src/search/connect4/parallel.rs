@@ -1,0 +1,198 @@
+//! The exact solver on several threads sharing one table.
+//!
+//! Every thread solves the whole position (the same bisection of the score range) on the
+//! shared [`TransTable`]; what one thread stores, the others read. Alone, identical threads
+//! would walk the same tree side by side. What splits the work is a small table of the nodes
+//! being searched ("busy"), as in the simplified ABDADA of parallel chess searches: a node
+//! with many empty cells announces itself while its children are searched, and a thread that
+//! meets a busy child (not the first of its node, which is the likeliest cut-off) puts it
+//! after its siblings. By the time it comes back to it, the other thread has usually stored
+//! the child's bound. The first thread to finish answers for all (every thread's answer is
+//! exact) and stops the others.
+
+use super::solver::{Solver, TransTable};
+use crate::game::connect4::bits::Bits;
+use crate::game::connect4::position::{Geometry, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// Slots of the busy table: far more than the nodes two threads can be inside at once, few
+/// enough to stay in the cache.
+const BUSY_SLOTS: usize = 1 << 14;
+
+/// Which positions threads are searching right now, by table digest (one slot per digest
+/// hash; a collision can only make a thread defer a child it need not have).
+pub struct BusyTable {
+    slots: Box<[AtomicU64]>,
+}
+
+impl Default for BusyTable {
+    fn default() -> Self {
+        BusyTable {
+            slots: (0..BUSY_SLOTS).map(|_| AtomicU64::new(0)).collect(),
+        }
+    }
+}
+
+impl BusyTable {
+    #[inline]
+    fn slot(&self, digest: u64) -> &AtomicU64 {
+        // The digest's low bits are its table check; mix so that nearby keys spread.
+        let h = digest.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 50;
+        &self.slots[h as usize & (BUSY_SLOTS - 1)]
+    }
+
+    /// Marks `digest` as being searched; false when the slot already holds a position
+    /// (then nothing is marked and [`BusyTable::leave`] must not be called).
+    #[inline]
+    pub fn enter(&self, digest: u64) -> bool {
+        let tag = digest | 1 << 63;
+        self.slot(digest)
+            .compare_exchange(0, tag, Relaxed, Relaxed)
+            .is_ok()
+    }
+
+    /// Clears the mark [`BusyTable::enter`] made.
+    #[inline]
+    pub fn leave(&self, digest: u64) {
+        self.slot(digest).store(0, Relaxed);
+    }
+
+    /// Whether some thread is searching `digest` now.
+    #[inline]
+    pub fn is_busy(&self, digest: u64) -> bool {
+        self.slot(digest).load(Relaxed) == digest | 1 << 63
+    }
+}
+
+/// What a parallel solve found: the score and a best column as [`Solver::best_move`] (or
+/// the sign as `best_move_weak`) gives them, `None` if stopped; and every thread's nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParallelResult {
+    pub result: Option<(i32, Option<usize>)>,
+    pub nodes: u64,
+}
+
+/// Solves `p` exactly (or its sign with `weak`) on `threads` threads sharing `tt`, until
+/// `stop` returns true. One thread is exactly [`Solver::best_move`]; more run on a rayon
+/// pool of their own (if the pool cannot be built, one thread does the work).
+pub fn solve_parallel<B: Bits>(
+    g: &Geometry<B>,
+    tt: &mut TransTable,
+    p: &Position<B>,
+    weak: bool,
+    threads: usize,
+    stop: &(dyn Fn() -> bool + Sync),
+) -> ParallelResult {
+    let pool = if threads > 1 {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .thread_name(|i| format!("c4-solve-{i}"))
+            .build()
+            .map_err(|e| log::warn!("solver threads unavailable ({e}); solving on one"))
+            .ok()
+    } else {
+        None
+    };
+    let Some(pool) = pool else {
+        let mut s = Solver::new(g, tt).with_stop(stop);
+        let result = if weak {
+            s.best_move_weak(p)
+        } else {
+            s.best_move(p)
+        };
+        return ParallelResult {
+            result,
+            nodes: s.nodes,
+        };
+    };
+    tt.new_search();
+    let tt: &TransTable = tt;
+    let busy = BusyTable::default();
+    let done = AtomicBool::new(false);
+    let nodes = AtomicU64::new(0);
+    let answer = parking_lot::Mutex::new(None);
+    pool.scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|_| {
+                let halt = || done.load(Relaxed) || stop();
+                let mut s = Solver::shared(g, tt).with_stop(&halt).with_busy(&busy);
+                let r = if weak {
+                    s.best_move_weak(p)
+                } else {
+                    s.best_move(p)
+                };
+                nodes.fetch_add(s.nodes, Relaxed);
+                if let Some(r) = r {
+                    if !done.swap(true, Relaxed) {
+                        *answer.lock() = Some(r);
+                    }
+                }
+            });
+        }
+    });
+    ParallelResult {
+        result: answer.into_inner(),
+        nodes: nodes.into_inner(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::connect4::position::parse_sequence;
+
+    #[test]
+    fn busy_marks_and_clears() {
+        let b = BusyTable::default();
+        assert!(!b.is_busy(42));
+        assert!(b.enter(42));
+        assert!(b.is_busy(42));
+        assert!(!b.enter(42), "a marked slot is not marked twice");
+        b.leave(42);
+        assert!(!b.is_busy(42));
+        assert!(!b.is_busy(0), "the empty slot is no position");
+    }
+
+    /// Every thread count gives the one-thread score and a column that keeps it.
+    #[test]
+    fn threads_agree_with_one() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let never = || false;
+        for seq in [
+            "32164625",
+            "243335424257",
+            "52753311433677442422121",
+            "6146",
+        ] {
+            let p = parse_sequence(&g, seq).unwrap();
+            let mut tt = TransTable::new(1 << 18);
+            let one = solve_parallel(&g, &mut tt, &p, false, 1, &never);
+            let (score, _) = one.result.unwrap();
+            for threads in [2, 3] {
+                let mut tt = TransTable::new(1 << 18);
+                let r = solve_parallel(&g, &mut tt, &p, false, threads, &never);
+                let (s, col) = r.result.unwrap();
+                assert_eq!(s, score, "{seq} on {threads} threads");
+                let mut child = p;
+                let col = col.unwrap();
+                child.play(child.possible(&g) & g.column_mask(col));
+                let mut tt = TransTable::new(1 << 18);
+                let after = Solver::new(&g, &mut tt).solve(&child, false).unwrap();
+                assert_eq!(-after, score, "{seq}: column {col} keeps the score");
+                assert!(r.nodes > 0);
+            }
+            let mut tt = TransTable::new(1 << 18);
+            let weak = solve_parallel(&g, &mut tt, &p, true, 2, &never);
+            assert_eq!(weak.result.map(|r| r.0), Some(score.signum()), "{seq} weak");
+        }
+    }
+
+    #[test]
+    fn stop_ends_every_thread() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let mut tt = TransTable::new(1 << 16);
+        let stopped = || true;
+        let r = solve_parallel(&g, &mut tt, &Position::empty(), false, 2, &stopped);
+        assert_eq!(r.result, None);
+    }
+}
