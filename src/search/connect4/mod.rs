@@ -495,14 +495,21 @@ fn mid_phase<B: Bits>(
     let hard = mid_stop(start, limits.maximum);
     let search_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let entries = match option::<u64>(ctx, "max_memory") {
-        Some(m) if m > 0 => {
-            ((m / 3) as usize / midgame::Table::ENTRY_BYTES).clamp(1 << 12, midgame::TABLE_ENTRIES)
-        }
-        _ => midgame::TABLE_ENTRIES,
-    };
-    let mut table = midgame::Table::new(entries);
-    let mut search = midgame::MidSearch::new(g, &windows, &mut table, node_cap, &search_stop);
+    let entries = mid_entries(option::<u64>(ctx, "max_memory"));
+    let mut guard = game.mid_tt.lock();
+    // The game keeps the slot without knowing its type: only this search fills it.
+    if guard.as_ref().is_some_and(|t| {
+        t.downcast_ref::<midgame::Table>()
+            .is_none_or(|t| t.entries() != entries)
+    }) {
+        *guard = None;
+    }
+    let table = guard
+        .get_or_insert_with(|| Box::new(midgame::Table::new(entries)))
+        .downcast_mut::<midgame::Table>()
+        .expect("only the midgame search fills the game's midgame cache");
+    table.next_generation();
+    let mut search = midgame::MidSearch::new(g, &windows, table, node_cap, &search_stop);
     let report = &mut ctx.report;
     let found = search.run(p, max_depth, &mut |r| {
         let m = game.landing(r.col);
@@ -517,6 +524,18 @@ fn mid_phase<B: Bits>(
         r.depth < MIN_BEAM_DEPTH || soft.is_none_or(|t| Instant::now() < t)
     });
     (found, nodes_before + search.nodes)
+}
+
+/// Midgame table entries for a `max_memory` (bytes, 0 = unlimited): a power of two within a
+/// sixth of it, as the game keeps the solver's table (a third at most) beside it.
+fn mid_entries(max_memory: Option<u64>) -> usize {
+    let fit = match max_memory {
+        Some(m) if m > 0 => {
+            ((m / 6) as usize / midgame::Table::ENTRY_BYTES).clamp(1 << 12, midgame::TABLE_ENTRIES)
+        }
+        _ => midgame::TABLE_ENTRIES,
+    };
+    1 << fit.ilog2()
 }
 
 /// When the midgame search stops: [`MID_STOP_PERMILLE`] of the way from `start` to the hard
@@ -680,6 +699,42 @@ mod tests {
             &[],
         );
         assert_eq!(g.check_move(r.best), Ok(()));
+    }
+
+    #[test]
+    fn midgame_table_fits_beside_the_solvers() {
+        assert_eq!(mid_entries(None), midgame::TABLE_ENTRIES);
+        assert_eq!(mid_entries(Some(0)), midgame::TABLE_ENTRIES);
+        // 60 MB: a sixth is 10 MB, 625,000 entries of 16 bytes, rounded down to 2^19.
+        assert_eq!(mid_entries(Some(60_000_000)), 1 << 19);
+        assert_eq!(mid_entries(Some(1000)), 1 << 12);
+        let e = mid_entries(Some(60_000_000));
+        assert_eq!(midgame::Table::new(e).entries(), e);
+    }
+
+    #[test]
+    fn midgame_table_is_kept_between_moves() {
+        let mut g = Connect4::new(12, 6, 4).unwrap();
+        let limits = || Limits {
+            max_nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let table_at = |g: &Connect4| {
+            g.mid_tt
+                .lock()
+                .as_ref()
+                .and_then(|t| t.downcast_ref::<midgame::Table>())
+                .map(|t| t as *const midgame::Table as usize)
+        };
+        assert_eq!(table_at(&g), None);
+        let r = think_with_options(&g, limits(), &[]);
+        let first = table_at(&g);
+        assert!(first.is_some());
+        g.play(r.best);
+        let r = think_with_options(&g, limits(), &[]);
+        g.play(r.best);
+        think_with_options(&g, limits(), &[]);
+        assert_eq!(table_at(&g), first);
     }
 
     #[test]
