@@ -71,6 +71,9 @@ pub struct Connect4 {
     /// The solver's table, shared by clones and kept between moves: its entries are exact
     /// facts about positions of this geometry, so reuse is sound and saves work.
     pub(crate) tt: SearchCache,
+    /// The midgame search's table, kept between moves like the solver's: its entries are
+    /// heuristic scores at a depth, as good on the next move as they were on this one.
+    pub(crate) mid_tt: SearchCache,
 }
 
 impl std::fmt::Debug for Connect4 {
@@ -115,6 +118,7 @@ impl Connect4 {
             key: 0,
             zobrist: Arc::new(zobrist),
             tt: Arc::new(Mutex::new(None)),
+            mid_tt: Arc::new(Mutex::new(None)),
         })
     }
 

@@ -21,10 +21,10 @@ use crate::game::connect4::windows::Windows;
 
 use super::heuristic::{node_moves, BeamResult};
 
-/// Nodes between two polls of the clock and the stop flag.
-const POLL_INTERVAL: u64 = 1024;
-/// Table entries (16 bytes each): 16 MiB, cleared at each move (a few ms); a 1 s move
-/// searches about 2M nodes.
+/// Nodes between two polls of the clock and the stop flag: well under a millisecond, so the
+/// search stops close to its deadline even when a loaded machine slows it down.
+const POLL_INTERVAL: u64 = 256;
+/// Table entries (16 bytes each): 16 MiB; a 1 s move searches about 2M nodes.
 pub const TABLE_ENTRIES: usize = 1 << 20;
 /// Deepest ply a killer slot exists for (beyond, no killers).
 const MAX_PLY: usize = 128;
@@ -45,17 +45,22 @@ struct Entry {
     bound: u8,
     /// Column + 1 of the best move (0 = none).
     col: u8,
+    /// The table's generation when stored.
+    age: u8,
 }
 
 const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const EXACT: u8 = 3;
 
-/// One move's transposition table: one entry per slot, keyed by the full 64-bit digest. A
-/// new entry replaces the old one unless that is another position searched more than two
-/// plies deeper: deep entries save the most work, yet a slot must not freeze on a stale one.
+/// The transposition table, kept from move to move: one entry per slot, keyed by the full
+/// 64-bit digest. A new entry replaces the old one unless that is another position of the
+/// current search ([`Table::next_generation`]) searched more than two plies deeper: deep
+/// entries save the most work, yet a slot must not freeze on a stale one, and the deep
+/// entries of earlier moves are mostly about positions the game has left behind.
 pub struct Table {
     slots: Vec<Entry>,
+    generation: u8,
 }
 
 impl Table {
@@ -65,7 +70,18 @@ impl Table {
     pub fn new(entries: usize) -> Table {
         Table {
             slots: vec![Entry::default(); entries.next_power_of_two().max(1024)],
+            generation: 0,
         }
+    }
+
+    /// Slots in the table.
+    pub fn entries(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Starts a new search: what earlier ones stored no longer holds its slot against it.
+    pub fn next_generation(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
     }
 
     #[inline]
@@ -83,10 +99,18 @@ impl Table {
     fn put(&mut self, key: u64, e: Entry) {
         let i = self.slot(key);
         let old = self.slots[i];
-        if old.key != key && old.bound != 0 && old.depth > e.depth.saturating_add(2) {
+        if old.key != key
+            && old.bound != 0
+            && old.age == self.generation
+            && old.depth > e.depth.saturating_add(2)
+        {
             return;
         }
-        self.slots[i] = Entry { key, ..e };
+        self.slots[i] = Entry {
+            key,
+            age: self.generation,
+            ..e
+        };
     }
 }
 
@@ -261,6 +285,7 @@ impl<'a, B: Bits> MidSearch<'a, B> {
                         depth: depth.min(255) as u8,
                         bound: EXACT,
                         col: c as u8 + 1,
+                        age: 0,
                     },
                 );
             }
@@ -355,6 +380,7 @@ impl<'a, B: Bits> MidSearch<'a, B> {
                 depth: depth.min(255) as u8,
                 bound,
                 col,
+                age: 0,
             },
         );
         best
@@ -421,6 +447,7 @@ mod tests {
             depth,
             bound: EXACT,
             col: 1,
+            age: 0,
         };
         t.put(5, e(9, 10));
         // Another position in the same slot, much shallower: the deep entry stays.
@@ -430,5 +457,11 @@ mod tests {
         // The same position always replaces.
         t.put(5, e(1, 30));
         assert_eq!(t.get(5).map(|x| x.score), Some(30));
+        t.put(5, e(9, 10));
+        // The next move's search: the deep entry of the last one gives way.
+        t.next_generation();
+        t.put(5 + 1024, e(2, 20));
+        assert_eq!(t.get(5 + 1024).map(|x| x.score), Some(20));
+        assert!(t.get(5).is_none());
     }
 }

@@ -53,6 +53,12 @@ const BEAM_DEPTH_UNTIMED: u32 = 10;
 /// it before): a few milliseconds on 7×6, and enough to see the two-move double threats
 /// that a late start (a move request read long before it is served) would otherwise miss.
 const MIN_BEAM_DEPTH: u32 = 6;
+/// The midgame search stops this share of the way from the start to the hard limit, per
+/// mille, not at the limit itself: it spends every turn up to its stop, so on a loaded
+/// machine the time after it (unwinding, freeing its table, writing the move, the OS
+/// scheduling us late) pushed 134 of 4,436 moves of a 1 s/move match past the hard limit,
+/// up to 935 ms. 940 ‰ of a 1000 ms turn stops 53 ms earlier.
+const MID_STOP_PERMILLE: u32 = 940;
 /// Default share of the moves the beam search keeps below the root, in percent.
 const DEFAULT_BEAM_PERCENT: u32 = 60;
 /// Default playouts per move for Monte-Carlo (UCT gets as many in total per column).
@@ -468,8 +474,9 @@ fn solver_phase<B: Bits>(
 }
 
 /// The default player's heuristic phase ([`midgame`]): iterative deepening that starts no
-/// new iteration past `soft` (once [`MIN_BEAM_DEPTH`] is reached) and is cut short at the
-/// hard limit, where the unfinished iteration's best move still counts. Within `node_cap`.
+/// new iteration past `soft` (once [`MIN_BEAM_DEPTH`] is reached) and is cut short a little
+/// before the hard limit ([`mid_stop`]), where the unfinished iteration's best move still
+/// counts. Within `node_cap`.
 /// Returns the result and the nodes so far (`nodes_before` included).
 #[allow(clippy::too_many_arguments)]
 fn mid_phase<B: Bits>(
@@ -486,17 +493,24 @@ fn mid_phase<B: Bits>(
     let remaining = g.cells() - p.moves;
     let max_depth = iteration_cap(limits, remaining);
     let stop = ctx.stop.clone();
-    let hard = limits.maximum;
+    let hard = mid_stop(start, limits.maximum);
     let search_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let entries = match option::<u64>(ctx, "max_memory") {
-        Some(m) if m > 0 => {
-            ((m / 3) as usize / midgame::Table::ENTRY_BYTES).clamp(1 << 12, midgame::TABLE_ENTRIES)
-        }
-        _ => midgame::TABLE_ENTRIES,
-    };
-    let mut table = midgame::Table::new(entries);
-    let mut search = midgame::MidSearch::new(g, &windows, &mut table, node_cap, &search_stop);
+    let entries = mid_entries(option::<u64>(ctx, "max_memory"));
+    let mut guard = game.mid_tt.lock();
+    // The game keeps the slot without knowing its type: only this search fills it.
+    if guard.as_ref().is_some_and(|t| {
+        t.downcast_ref::<midgame::Table>()
+            .is_none_or(|t| t.entries() != entries)
+    }) {
+        *guard = None;
+    }
+    let table = guard
+        .get_or_insert_with(|| Box::new(midgame::Table::new(entries)))
+        .downcast_mut::<midgame::Table>()
+        .expect("only the midgame search fills the game's midgame cache");
+    table.next_generation();
+    let mut search = midgame::MidSearch::new(g, &windows, table, node_cap, &search_stop);
     let report = &mut ctx.report;
     let found = search.run(p, max_depth, &mut |r| {
         let m = game.landing(r.col);
@@ -511,6 +525,24 @@ fn mid_phase<B: Bits>(
         r.depth < MIN_BEAM_DEPTH || soft.is_none_or(|t| Instant::now() < t)
     });
     (found, nodes_before + search.nodes)
+}
+
+/// Midgame table entries for a `max_memory` (bytes, 0 = unlimited): a power of two within a
+/// sixth of it, as the game keeps the solver's table (a third at most) beside it.
+fn mid_entries(max_memory: Option<u64>) -> usize {
+    let fit = match max_memory {
+        Some(m) if m > 0 => {
+            ((m / 6) as usize / midgame::Table::ENTRY_BYTES).clamp(1 << 12, midgame::TABLE_ENTRIES)
+        }
+        _ => midgame::TABLE_ENTRIES,
+    };
+    1 << fit.ilog2()
+}
+
+/// When the midgame search stops: [`MID_STOP_PERMILLE`] of the way from `start` to the hard
+/// limit. `None` when untimed.
+fn mid_stop(start: Instant, maximum: Option<Instant>) -> Option<Instant> {
+    maximum.map(|m| start + m.saturating_duration_since(start) * MID_STOP_PERMILLE / 1000)
 }
 
 /// The deepest iteration of the heuristic searches: the caller's cap, else the cells left
@@ -668,6 +700,55 @@ mod tests {
             &[],
         );
         assert_eq!(g.check_move(r.best), Ok(()));
+    }
+
+    #[test]
+    fn midgame_table_fits_beside_the_solvers() {
+        assert_eq!(mid_entries(None), midgame::TABLE_ENTRIES);
+        assert_eq!(mid_entries(Some(0)), midgame::TABLE_ENTRIES);
+        // 60 MB: a sixth is 10 MB, 625,000 entries of 16 bytes, rounded down to 2^19.
+        assert_eq!(mid_entries(Some(60_000_000)), 1 << 19);
+        assert_eq!(mid_entries(Some(1000)), 1 << 12);
+        let e = mid_entries(Some(60_000_000));
+        assert_eq!(midgame::Table::new(e).entries(), e);
+    }
+
+    #[test]
+    fn midgame_table_is_kept_between_moves() {
+        let mut g = Connect4::new(12, 6, 4).unwrap();
+        let limits = || Limits {
+            max_nodes: Some(20_000),
+            ..Limits::default()
+        };
+        let table_at = |g: &Connect4| {
+            g.mid_tt
+                .lock()
+                .as_ref()
+                .and_then(|t| t.downcast_ref::<midgame::Table>())
+                .map(|t| t as *const midgame::Table as usize)
+        };
+        assert_eq!(table_at(&g), None);
+        let r = think_with_options(&g, limits(), &[]);
+        let first = table_at(&g);
+        assert!(first.is_some());
+        g.play(r.best);
+        let r = think_with_options(&g, limits(), &[]);
+        g.play(r.best);
+        think_with_options(&g, limits(), &[]);
+        assert_eq!(table_at(&g), first);
+    }
+
+    #[test]
+    fn midgame_stops_short_of_the_hard_limit() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        // A 1000 ms turn: hard limit 880 ms, the midgame search stops at 827.2 ms.
+        let stop = mid_stop(t0, Some(t0 + ms(880))).unwrap();
+        assert_eq!(stop, t0 + ms(827) + Duration::from_micros(200));
+        assert!(stop > t0 + ms(800) && stop < t0 + ms(880));
+        assert_eq!(mid_stop(t0, None), None);
+        // A limit already past leaves no time rather than wrapping.
+        assert_eq!(mid_stop(t0 + ms(5), Some(t0)), Some(t0 + ms(5)));
     }
 
     #[test]
