@@ -90,7 +90,7 @@ pub struct Probe {
 /// than the whole table.
 pub struct TransTable {
     /// `2 · buckets` entries from `base`, which makes the first one 16-byte aligned. Atomic
-    /// so that the threads of [`solve_parallel`] share it: each entry is one `u64` holding
+    /// so that the threads of [`super::parallel::solve_parallel`] share it: each entry is one `u64` holding
     /// its own check, so a race can lose an entry but never pair a bound with another
     /// position; relaxed loads and stores are plain moves on x86-64. Allocated zeroed, so a
     /// fresh table costs only what is touched.
@@ -321,7 +321,7 @@ impl<'a, B: Bits> Solver<'a, B> {
     }
 
     /// A solver on a table that other solvers may be using at the same time (the threads
-    /// of [`solve_parallel`]); the caller starts the table's new search.
+    /// of [`super::parallel::solve_parallel`]); the caller starts the table's new search.
     pub fn shared(g: &'a Geometry<B>, tt: &'a TransTable) -> Solver<'a, B> {
         let w = g.width;
         // Pons' column order: centre, then alternately left and right of it.
