@@ -27,7 +27,7 @@
 //! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
 //! (node budget, deadline, stop flag); an aborted call returns `None`.
 
-use super::parallel::BusyTable;
+use super::busy::BusyTable;
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 use crate::search::table_memory::advise_huge_pages;
