@@ -14,13 +14,24 @@
 
 use std::alloc::{alloc_zeroed, handle_alloc_error, Layout};
 
-/// `n` zero values. The allocator hands out fresh zero pages for large blocks without
-/// touching them, so a table of hundreds of megabytes costs nothing until it is written:
-/// allocating it never eats into a move's time.
+/// `n` zero values, advised into huge pages (see [`advise_huge_pages`]). The allocator hands
+/// out fresh zero pages for large blocks without touching them, so a table of hundreds of
+/// megabytes costs nothing until it is written: allocating it never eats into a move's time.
 ///
 /// # Safety
 /// The all-zero bit pattern must be a valid `T` (integers, atomics, structs of them).
 pub unsafe fn zeroed_box<T>(n: usize) -> Box<[T]> {
+    let b = zeroed_box_plain::<T>(n);
+    advise_huge_pages(b.as_ptr().cast(), std::mem::size_of_val(&*b));
+    b
+}
+
+/// [`zeroed_box`] without the huge-page advice, for tables too small to want it (the
+/// kernel may compact memory to serve a huge page, a stall a tiny search should not pay).
+///
+/// # Safety
+/// As [`zeroed_box`]: the all-zero bit pattern must be a valid `T`.
+pub unsafe fn zeroed_box_plain<T>(n: usize) -> Box<[T]> {
     let layout = Layout::array::<T>(n).expect("table size overflows");
     if layout.size() == 0 {
         return Box::default();
@@ -29,7 +40,6 @@ pub unsafe fn zeroed_box<T>(n: usize) -> Box<[T]> {
     if p.is_null() {
         handle_alloc_error(layout);
     }
-    advise_huge_pages(p.cast(), layout.size());
     // The pointer comes from the global allocator with this exact layout, which is what
     // `Box<[T]>` frees it with; zero is a valid `T` by the caller's promise.
     Box::from_raw(std::ptr::slice_from_raw_parts_mut(p, n))

@@ -47,11 +47,7 @@ pub fn solve_parallel<B: Bits>(
     };
     let Some(pool) = pool else {
         let mut s = Solver::new(g, tt).with_stop(stop);
-        let result = if weak {
-            s.best_move_weak(p)
-        } else {
-            s.best_move(p)
-        };
+        let result = s.solve_root(p, weak);
         return ParallelResult {
             result,
             nodes: s.nodes,
@@ -68,11 +64,7 @@ pub fn solve_parallel<B: Bits>(
             scope.spawn(|_| {
                 let halt = || done.load(Relaxed) || stop();
                 let mut s = Solver::shared(g, tt).with_stop(&halt).with_busy(&busy);
-                let r = if weak {
-                    s.best_move_weak(p)
-                } else {
-                    s.best_move(p)
-                };
+                let r = s.solve_root(p, weak);
                 nodes.fetch_add(s.nodes, Relaxed);
                 if let Some(r) = r {
                     if !done.swap(true, Relaxed) {

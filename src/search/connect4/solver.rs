@@ -30,7 +30,7 @@
 use super::busy::BusyTable;
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
-use crate::search::table_memory::advise_huge_pages;
+use crate::search::table_memory::{advise_huge_pages, zeroed_box_plain};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Nodes with at least this many empty cells try the enhanced transposition cut-off (a
@@ -135,7 +135,8 @@ impl TransTable {
     /// Memory is zeroed lazily by the allocator, so a fresh table costs only what is touched.
     pub fn new(entries: usize) -> TransTable {
         let buckets = next_prime((entries / 2).max(2));
-        let slots = zeroed_atomics::<AtomicU64>(2 * buckets + 1);
+        // SAFETY: zero is a valid AtomicU64 (the value 0), as below for AtomicU32.
+        let slots = unsafe { zeroed_box_plain::<AtomicU64>(2 * buckets + 1) };
         if slots.len() >= HUGE_PAGE_MIN_ENTRIES {
             advise_huge_pages(slots.as_ptr().cast(), std::mem::size_of_val(&*slots));
         }
@@ -144,7 +145,7 @@ impl TransTable {
             slots,
             base,
             buckets,
-            touched: zeroed_atomics::<AtomicU32>(buckets / 8),
+            touched: unsafe { zeroed_box_plain::<AtomicU32>(buckets / 8) },
             touched_len: AtomicUsize::new(0),
             generation: 0,
         }
@@ -270,19 +271,6 @@ impl TransTable {
     }
 }
 
-/// `n` atomics, all zero, from zeroed memory (which the allocator maps lazily).
-fn zeroed_atomics<T: ZeroIsValid>(n: usize) -> Box<[T]> {
-    let raw = Box::<[T]>::new_zeroed_slice(n);
-    // SAFETY: `ZeroIsValid` is implemented only for the atomic integers, for which the
-    // all-zero bit pattern is the value 0.
-    unsafe { raw.assume_init() }
-}
-
-/// Types whose all-zero bytes are a valid value (see [`zeroed_atomics`]).
-trait ZeroIsValid {}
-impl ZeroIsValid for AtomicU64 {}
-impl ZeroIsValid for AtomicU32 {}
-
 /// Tables from this many entries (32 MB) ask for huge pages. Nearly every probe of a solve
 /// misses the caches, and with 4 KB pages it also misses the TLB; on the random mid-game
 /// positions of `scripts/c4-vs-pons.sh` the default table (2^23 entries) solved them 12%
@@ -397,7 +385,8 @@ impl<'a, B: Bits> Solver<'a, B> {
         self.solve_root(p, true)
     }
 
-    fn solve_root(&mut self, p: &Position<B>, weak: bool) -> Option<(i32, Option<usize>)> {
+    /// [`Self::best_move`], or [`Self::best_move_weak`] with `weak`.
+    pub fn solve_root(&mut self, p: &Position<B>, weak: bool) -> Option<(i32, Option<usize>)> {
         let g = self.g;
         let cells = g.cells();
         if p.moves >= cells {
