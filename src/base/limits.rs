@@ -24,6 +24,9 @@ pub struct Limits {
     pub threads: usize,
     /// Root moves the search must not play (`YXBLOCK`, multi-PV, opening rules).
     pub exclude: Vec<Move>,
+    /// The score of this side's previous search, two plies back in the same game, when
+    /// there was one: a score that fell since makes the time manager think longer.
+    pub prev_score: Option<i32>,
 }
 
 impl Limits {

@@ -16,6 +16,7 @@ use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
 use crate::opening::{self, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::alphabeta::{self, Params};
+use crate::search::score::is_decisive;
 use crate::search::time::UNLIMITED_MS;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
@@ -116,6 +117,9 @@ pub struct Engine {
     pub params: Params,
     /// The random mover's generator, seeded at its first use.
     rng: Option<Rng>,
+    /// The ply of the position the engine's last search was for, and that search's score
+    /// (side to move's view): the time manager compares the next search's with it.
+    last_own: Option<(usize, i32)>,
 }
 
 impl Default for Engine {
@@ -142,6 +146,7 @@ impl Engine {
             blocked: Vec::new(),
             params: Params::default(),
             rng: None,
+            last_own: None,
         }
     }
 
@@ -172,6 +177,7 @@ impl Engine {
         }
         self.steps.clear();
         self.blocked.clear();
+        self.last_own = None;
         self.table().clear();
         Ok(())
     }
@@ -383,6 +389,7 @@ impl Engine {
         }
         self.game = Some(g);
         self.steps = steps;
+        self.last_own = None;
         Ok(())
     }
 
@@ -475,6 +482,10 @@ impl Engine {
             max_nodes: self.settings.max_nodes,
             threads,
             exclude: Vec::new(),
+            prev_score: self.last_own.and_then(|(ply, score)| {
+                let g = self.game.as_ref()?;
+                (g.ply() == ply + 2 && !is_decisive(score)).then_some(score)
+            }),
         }
     }
 
@@ -593,7 +604,11 @@ impl Engine {
             None => {
                 let mut limits = limits;
                 limits.exclude.extend(self.blocked.iter().copied());
-                self.search_current(&limits, stop, report)?
+                let r = self.search_current(&limits, stop, report)?;
+                if let Some(g) = self.game.as_ref() {
+                    self.last_own = (r.depth > 0).then_some((g.ply(), r.score));
+                }
+                r
             }
         };
         self.commit_own(r.best)?;
@@ -838,5 +853,36 @@ mod tests {
             .unwrap();
         assert!(r.best == mv(2, 7) || r.best == mv(7, 7), "{:?}", r.best);
         assert!(e.game().unwrap().outcome().is_some());
+    }
+
+    /// The next move's limits carry the score of the engine's own previous search, and
+    /// only while the game goes on from it (not after a take-back or a new game).
+    #[test]
+    fn the_next_search_knows_the_previous_score() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
+        assert_eq!(e.limits(Instant::now()).prev_score, None);
+        let r = e
+            .think(crate::search::Limits::depth(2), &Stop::new(), &mut |_| {})
+            .unwrap();
+        let theirs = if r.best == mv(8, 8) {
+            mv(6, 6)
+        } else {
+            mv(8, 8)
+        };
+        e.opponent_move(theirs).unwrap();
+        assert_eq!(e.limits(Instant::now()).prev_score, Some(r.score));
+        e.takeback(theirs).unwrap();
+        assert_eq!(e.limits(Instant::now()).prev_score, None);
+        // The same ply in a new game is another game.
+        e.opponent_move(theirs).unwrap();
+        e.start(15, 15).unwrap();
+        for (i, &m) in [mv(7, 7), mv(3, 3), mv(11, 11)].iter().enumerate() {
+            e.opponent_move(m).unwrap();
+            assert_eq!(e.game().unwrap().ply(), i + 1);
+        }
+        assert_eq!(e.limits(Instant::now()).prev_score, None);
     }
 }

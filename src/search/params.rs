@@ -115,6 +115,15 @@ pub struct Params {
     /// 700 (the soft target's share) until a longer use of the turn measures better: 980
     /// scored +8 ± 23 Elo in 900 games at 200 ms/move.
     pub time_turn: u32,
+    /// With a match clock, the soft target moves with how settled the search is (see
+    /// [`super::time::Pacing`]), and a root with a single playable move stops after its
+    /// first iteration; off, every move searches until the clock's plain target.
+    pub time_pace: bool,
+    /// The pacing weights, per mille (see [`super::time::PaceWeights`]).
+    pub time_base: u32,
+    pub time_fall: u32,
+    pub time_stable: u32,
+    pub time_unstable: u32,
 }
 
 impl Default for Params {
@@ -148,6 +157,11 @@ impl Default for Params {
             rfp_margin: 150,
             lmr_log: 100,
             time_turn: 700,
+            time_pace: false,
+            time_base: 550,
+            time_fall: 3,
+            time_stable: 40,
+            time_unstable: 1000,
             qs_plain: 2,
             qs_max: 16,
             razor_depth: 0,
@@ -223,6 +237,11 @@ impl Params {
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
             "time_turn" => self.time_turn = parse(name, value)?,
+            "time_pace" => self.time_pace = parse::<u8>(name, value)? != 0,
+            "time_base" => self.time_base = parse(name, value)?,
+            "time_fall" => self.time_fall = parse(name, value)?,
+            "time_stable" => self.time_stable = parse(name, value)?,
+            "time_unstable" => self.time_unstable = parse(name, value)?,
             "qs_plain" => self.qs_plain = parse(name, value)?,
             "qs_max" => self.qs_max = parse(name, value)?,
             "razor_depth" => self.razor_depth = parse(name, value)?,
@@ -241,6 +260,16 @@ impl Params {
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())
+    }
+
+    /// The pacing weights as the time manager reads them.
+    pub(super) fn pace_weights(&self) -> super::time::PaceWeights {
+        super::time::PaceWeights {
+            base: i64::from(self.time_base),
+            fall: i64::from(self.time_fall),
+            stable: i64::from(self.time_stable),
+            unstable: i64::from(self.time_unstable),
+        }
     }
 
     /// Move-count pruning's limit at `depth` plies left: quiet moves from this index on are

@@ -114,6 +114,89 @@ impl Clock {
     }
 }
 
+/// How far the soft target of a match-clock search moves with what its iterations show:
+/// the weights of [`Pacing::scale`], per mille (the `time_*` search parameters).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PaceWeights {
+    /// Share of the soft target a settled search uses: the clock a quiet move leaves
+    /// goes to the moves that need it.
+    pub base: i64,
+    /// Added per evaluation point the score fell since this side's previous search.
+    pub fall: i64,
+    /// Taken off (as a divisor) per finished iteration the best move has stayed the same.
+    pub stable: i64,
+    /// Added per best-move change, changes counted half as much each older iteration.
+    pub unstable: i64,
+}
+
+/// The least and the most of the soft target a search is scaled to, per mille.
+pub const PACE_MIN_PERMILLE: i64 = 250;
+pub const PACE_MAX_PERMILLE: i64 = 2000;
+/// However unclear the move, no new iteration starts after this share of the hard limit,
+/// per mille: one started later would be cut off before it finishes.
+pub const PACE_HARD_PERMILLE: i64 = 750;
+
+/// What the finished iterations of one search have shown about how settled its choice is:
+/// how often the best move changed (older iterations counting less) and for how many
+/// iterations it has stood. A search that keeps its move and its score stops early; one
+/// whose move changes or whose score falls goes on, up to a share of the hard limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Pacing {
+    changes: f64,
+    best: Option<(u8, u8)>,
+    stable: i64,
+}
+
+impl Pacing {
+    /// Records a finished iteration: its best move (as coordinates) and how many times the
+    /// root's best move changed while it searched.
+    pub fn iteration_done(&mut self, best: (u8, u8), changes: u32) {
+        self.changes = self.changes / 2.0 + f64::from(changes);
+        if self.best == Some(best) {
+            self.stable += 1;
+        } else {
+            // A different best at the end of an iteration is a change even when the root
+            // never saw two moves trade places within it (an earlier iteration's move lost).
+            if self.best.is_some() && changes == 0 {
+                self.changes += 1.0;
+            }
+            self.best = Some(best);
+            self.stable = 0;
+        }
+    }
+
+    /// The share of the soft target (per mille) this search should use, given how much the
+    /// score fell (`drop`, evaluation points, ≤ 0 when it rose or is unknown).
+    pub fn scale(&self, w: &PaceWeights, drop: i64) -> i64 {
+        // A falling score lengthens the search up to 1.5× the target (more if `base` is).
+        let falling = (w.base + w.fall * drop.max(0)).min(w.base.max(1500));
+        let unstable = 1000 + (w.unstable as f64 * self.changes) as i64;
+        let stable = 1000 + w.stable * self.stable;
+        (falling * unstable / stable).clamp(PACE_MIN_PERMILLE, PACE_MAX_PERMILLE)
+    }
+
+    /// The soft target scaled by [`Pacing::scale`]: `optimum` and `maximum` are durations
+    /// from the search's start; a longer target never passes [`PACE_HARD_PERMILLE`] of
+    /// the hard limit (nor shortens the given optimum).
+    pub fn soft_target(
+        &self,
+        w: &PaceWeights,
+        drop: i64,
+        optimum: Duration,
+        maximum: Duration,
+    ) -> Duration {
+        let permille = self.scale(w, drop);
+        let scaled = optimum.mul_f64(permille as f64 / 1000.0);
+        if scaled <= optimum {
+            return scaled;
+        }
+        let cap = maximum
+            .mul_f64(PACE_HARD_PERMILLE as f64 / 1000.0)
+            .max(optimum);
+        scaled.min(cap)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +312,61 @@ mod tests {
         assert!(with / without > 0.97, "{with} vs {without}");
         // A huge board counts at most MAX_FLOOR_MOVES moves.
         assert_eq!(clock.budget(5000), clock.budget(MAX_FLOOR_MOVES));
+    }
+
+    const W: PaceWeights = PaceWeights {
+        base: 550,
+        fall: 3,
+        stable: 40,
+        unstable: 1000,
+    };
+
+    fn paced(moves: &[((u8, u8), u32)]) -> Pacing {
+        let mut p = Pacing::default();
+        for &(m, c) in moves {
+            p.iteration_done(m, c);
+        }
+        p
+    }
+
+    /// A move that stood through many iterations with a steady score ends well before the
+    /// soft target; the longer it stood, the earlier.
+    #[test]
+    fn a_settled_search_stops_early() {
+        let few = paced(&[((7, 7), 0); 4]).scale(&W, 0);
+        let many = paced(&[((7, 7), 0); 10]).scale(&W, 0);
+        assert!(few < 550 && many < few, "{few} {many}");
+        assert!(many >= PACE_MIN_PERMILLE);
+    }
+
+    /// A best move that changed in the last iterations, or a falling score, takes longer
+    /// than the plain soft target; the hard share caps it.
+    #[test]
+    fn changes_and_a_falling_score_take_longer() {
+        let settled = paced(&[((7, 7), 0); 6]);
+        let changing = paced(&[((7, 7), 0), ((8, 7), 1), ((7, 8), 2), ((8, 8), 1)]);
+        assert!(changing.scale(&W, 0) > 1000, "{}", changing.scale(&W, 0));
+        assert!(settled.scale(&W, 200) > settled.scale(&W, 0));
+        assert_eq!(
+            settled.scale(&W, -300),
+            settled.scale(&W, 0),
+            "a rise is no fall"
+        );
+        let (opt, max) = (Duration::from_millis(3000), Duration::from_millis(4400));
+        let t = changing.soft_target(&W, 400, opt, max);
+        assert!(t > opt && t <= Duration::from_millis(3300), "{t:?}");
+        assert!(settled.soft_target(&W, 0, opt, max) < opt);
+    }
+
+    /// A best move that only differs at an iteration's end still counts as a change, and
+    /// changes weigh less as iterations pass without new ones.
+    #[test]
+    fn changes_fade_with_iterations() {
+        let switched = paced(&[((7, 7), 0), ((8, 8), 0)]);
+        assert!(switched.scale(&W, 0) > paced(&[((7, 7), 0); 2]).scale(&W, 0));
+        let then_quiet = paced(&[((7, 7), 0), ((8, 8), 3), ((8, 8), 0), ((8, 8), 0)]);
+        let fresh = paced(&[((7, 7), 0), ((8, 8), 0), ((8, 8), 0), ((8, 8), 3)]);
+        assert!(then_quiet.scale(&W, 0) < fresh.scale(&W, 0));
     }
 
     #[test]

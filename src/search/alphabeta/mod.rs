@@ -24,6 +24,7 @@ pub use super::params::{ParamError, Params};
 use super::root::{fallback, root_threats, safety_check};
 use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
+use super::time::Pacing;
 use super::tt::{Bound, TranspositionTable};
 use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::gomoku::Code;
@@ -81,6 +82,12 @@ struct Worker<'a, G: Tactics> {
     root_order: Vec<Move>,
     /// Root moves with their scores in the iteration under way.
     root_scores: Vec<(i32, Move)>,
+    /// How settled the finished iterations are, for the time manager.
+    pacing: Pacing,
+    /// Times the root's best move changed in the iteration under way.
+    root_changes: u32,
+    /// Root moves the last root search could play (not excluded, not forbidden).
+    root_playable: usize,
 }
 
 impl<'a, G: Tactics> Worker<'a, G> {
@@ -118,6 +125,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
             root_scores: Vec::new(),
+            pacing: Pacing::default(),
+            root_changes: 0,
+            root_playable: 0,
         }
     }
 
@@ -646,6 +656,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
         self.root_scores.clear();
+        self.root_playable = 0;
         for i in 0..n {
             let m = self.moves[0][i].mv;
             // Inside the tree a renju black left with fouls only plays one and loses; at the
@@ -653,6 +664,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if self.game.is_forbidden(m) {
                 continue;
             }
+            self.root_playable += 1;
             self.game.play(m);
             let mut s;
             if best.is_none() {
@@ -667,8 +679,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if self.aborted {
                 break;
             }
-            if best.is_none_or(|(b, _)| s > b) {
-                best = Some((s, m));
+            match best {
+                Some((b, _)) if s > b => {
+                    self.root_changes += 1;
+                    best = Some((s, m));
+                }
+                None => best = Some((s, m)),
+                _ => {}
             }
             self.root_scores.push((s, m));
             if s > alpha {
@@ -716,17 +733,38 @@ impl<'a, G: Tactics> Worker<'a, G> {
     }
 
     /// Whether the next iteration must not start: past the soft target, or with a
-    /// per-move clock past `time_turn` of the hard limit (time saved is lost there).
-    fn past_soft_limit(&self, start: Instant) -> bool {
+    /// per-move clock past `time_turn` of the hard limit (time saved is lost there). With
+    /// a match clock and [`Params::time_pace`], the target moves with how settled the
+    /// search is (`score`: the last iteration's), and a single playable root move ends it.
+    fn past_soft_limit(&self, start: Instant, score: i32) -> bool {
         let l = self.limits;
         let soft = match (l.per_move, l.maximum) {
             (true, Some(max)) => {
                 start + max.saturating_duration_since(start) * self.params.time_turn / 1000
             }
-            _ => match l.optimum {
-                Some(opt) => opt,
-                None => return false,
-            },
+            _ => {
+                let Some(opt) = l.optimum else {
+                    return false;
+                };
+                // A soft target at the hard limit asks for the whole time (analysis).
+                let paced = self.params.time_pace && l.optimum != l.maximum;
+                if !paced {
+                    opt
+                } else if self.root_playable == 1 {
+                    return true;
+                } else {
+                    let drop = l
+                        .prev_score
+                        .filter(|_| !is_decisive(score))
+                        .map_or(0, |p| i64::from(p) - i64::from(score));
+                    let opt = opt.saturating_duration_since(start);
+                    let max = l.maximum.map_or(opt.saturating_mul(2), |m| {
+                        m.saturating_duration_since(start)
+                    });
+                    let w = self.params.pace_weights();
+                    start + self.pacing.soft_target(&w, drop, opt, max)
+                }
+            }
         };
         let soft = l.maximum.map_or(soft, |m| soft.min(m));
         Instant::now() >= soft
@@ -812,6 +850,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 nodes: self.nodes,
                 pv,
             });
+            self.pacing.iteration_done((m.x, m.y), self.root_changes);
+            self.root_changes = 0;
             if !self.aborted {
                 let mut scored = self.root_scores.clone();
                 scored.sort_by_key(|&(s, _)| std::cmp::Reverse(s));
@@ -821,7 +861,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 // A proven result does not change with more depth.
                 break;
             }
-            if self.main && self.past_soft_limit(start) {
+            if self.main && self.past_soft_limit(start, s) {
                 break;
             }
             depth += 1;
@@ -982,6 +1022,36 @@ mod tests {
         };
         assert_eq!(depth_reached(false), 1);
         assert_eq!(depth_reached(true), 3);
+    }
+
+    /// With a match clock and pacing on, a root whose only playable move is the block of a
+    /// four stops after its first iteration: the clock the search would have spent goes to
+    /// later moves. Off, the same search deepens to its depth cap.
+    #[test]
+    fn a_single_root_move_is_played_at_once_under_a_match_clock() {
+        let b = freestyle_15(&[(0, 7), (1, 7), (2, 7), (3, 7)], Color::White);
+        let run = |time_pace: bool| {
+            let tt = Arc::new(TranspositionTable::new());
+            let now = Instant::now();
+            let limits = Limits {
+                start: Some(now),
+                optimum: Some(now + std::time::Duration::from_secs(20)),
+                maximum: Some(now + std::time::Duration::from_secs(40)),
+                per_move: false,
+                max_depth: Some(4),
+                threads: 1,
+                ..Limits::default()
+            };
+            let params = Params {
+                time_pace,
+                ..Params::default()
+            };
+            search(&b, &tt, &limits, &Stop::new(), params, None, &mut |_| {}).unwrap()
+        };
+        let paced = run(true);
+        assert_eq!((paced.best, paced.depth), (Move::new(4, 7), 1));
+        let plain = run(false);
+        assert_eq!((plain.best, plain.depth), (Move::new(4, 7), 4));
     }
 
     /// Black has an open three. White's far-away move loses to the straight four, so the
