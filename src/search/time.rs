@@ -169,10 +169,14 @@ impl Pacing {
     /// score fell (`drop`, evaluation points, ≤ 0 when it rose or is unknown).
     pub fn scale(&self, w: &PaceWeights, drop: i64) -> i64 {
         // A falling score lengthens the search up to 1.5× the target (more if `base` is).
-        let falling = (w.base + w.fall * drop.max(0)).min(w.base.max(1500));
-        let unstable = 1000 + (w.unstable as f64 * self.changes) as i64;
-        let stable = 1000 + w.stable * self.stable;
-        (falling * unstable / stable).clamp(PACE_MIN_PERMILLE, PACE_MAX_PERMILLE)
+        // Saturating: the weights come from the command line and may be absurd.
+        let falling = w
+            .base
+            .saturating_add(w.fall.saturating_mul(drop.max(0)))
+            .min(w.base.max(1500));
+        let unstable = 1000i64.saturating_add((w.unstable as f64 * self.changes) as i64);
+        let stable = 1000i64.saturating_add(w.stable.saturating_mul(self.stable));
+        (falling.saturating_mul(unstable) / stable).clamp(PACE_MIN_PERMILLE, PACE_MAX_PERMILLE)
     }
 
     /// The soft target scaled by [`Pacing::scale`]: `optimum` and `maximum` are durations
@@ -356,6 +360,14 @@ mod tests {
         let t = changing.soft_target(&W, 400, opt, max);
         assert!(t > opt && t <= Duration::from_millis(3300), "{t:?}");
         assert!(settled.soft_target(&W, 0, opt, max) < opt);
+        // Weights from the command line may be absurd; the scale stays in its bounds.
+        let huge = PaceWeights {
+            base: i64::from(u32::MAX),
+            fall: i64::from(u32::MAX),
+            stable: 0,
+            unstable: i64::from(u32::MAX),
+        };
+        assert_eq!(changing.scale(&huge, 60_000), PACE_MAX_PERMILLE);
     }
 
     /// A best move that only differs at an iteration's end still counts as a change, and
