@@ -5,6 +5,7 @@
 //! the search (reading the command, writing the reply, the OS scheduling us late on a busy
 //! machine). The clock starts when the command's line was read, not when the search starts.
 
+use crate::base::Move;
 use std::time::Duration;
 
 /// `INFO time_left` / `timeout_match` value meaning "no limit".
@@ -143,14 +144,14 @@ pub const PACE_HARD_PERMILLE: i64 = 750;
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Pacing {
     changes: f64,
-    best: Option<(u8, u8)>,
+    best: Option<Move>,
     stable: i64,
 }
 
 impl Pacing {
-    /// Records a finished iteration: its best move (as coordinates) and how many times the
-    /// root's best move changed while it searched.
-    pub fn iteration_done(&mut self, best: (u8, u8), changes: u32) {
+    /// Records a finished iteration: its best move and how many times the root's best move
+    /// changed while it searched.
+    pub fn iteration_done(&mut self, best: Move, changes: u32) {
         self.changes = self.changes / 2.0 + f64::from(changes);
         if self.best == Some(best) {
             self.stable += 1;
@@ -328,7 +329,7 @@ mod tests {
     fn paced(moves: &[((u8, u8), u32)]) -> Pacing {
         let mut p = Pacing::default();
         for &(m, c) in moves {
-            p.iteration_done(m, c);
+            p.iteration_done(Move::new(m.0, m.1), c);
         }
         p
     }

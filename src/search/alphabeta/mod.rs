@@ -850,7 +850,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 nodes: self.nodes,
                 pv,
             });
-            self.pacing.iteration_done((m.x, m.y), self.root_changes);
+            self.pacing.iteration_done(m, self.root_changes);
             self.root_changes = 0;
             if !self.aborted {
                 let mut scored = self.root_scores.clone();
