@@ -17,9 +17,11 @@
 //! table misses, and this lets them overlap), tries enhanced transposition cut-offs, and
 //! scores a move that opens two winning cells without searching it. Measured with
 //! `scripts/c4-vs-pons.sh` (150 random positions of 8–14 plies, CPU best of two against
-//! Pons' solver in the same run): 1.26× his time before, 0.81× after. Only positions of
-//! fewer than `MIRROR_MAX_MOVES` stones use the mirror key: deeper, the mirror costs more
-//! than the rare shared entry saves.
+//! Pons' solver in the same run): 1.26× his time before, 0.81× after; 0.50× since the
+//! positions near the end live in a small, cache-resident near table of their own
+//! ([`NEAR_EMPTY`]): a long solve spent most of its time waiting on memory for them. Only
+//! positions of fewer than `MIRROR_MAX_MOVES` stones use the mirror key: deeper, the mirror
+//! costs more than the rare shared entry saves.
 //! Pons' bisection of the score range is kept: probing 0 first, which suits the near-0
 //! scores of the opening, made the mid-game positions of the public sets ten times dearer.
 //!
@@ -103,7 +105,26 @@ pub struct TransTable {
     touched_len: AtomicUsize,
     /// The current search's generation, already shifted to its bits.
     generation: u64,
+    /// The near table: a small one for the positions with fewer than [`NEAR_EMPTY`] empty
+    /// cells, present when this one is too large to stay in the cache (see [`NEAR_ENTRIES`]).
+    near: Option<Box<TransTable>>,
 }
+
+/// Positions with fewer empty cells than this are kept in the near table. Nearly every
+/// node of a long solve lies there, and each of them waited on a memory miss for its own
+/// bound and those of its children; their subtrees are small, so a cache-sized table that
+/// forgets them soon loses little. Empty 7×6 board, one thread, 2^26 entries, same build:
+/// 692.4M nodes, 85.6 s without; with a 2^19-entry near table from 18 / 20 / 22 empty
+/// cells 844.9M / 889.3M / 932.9M nodes, 53.2 / 53.0 / 57.2 s.
+pub const NEAR_EMPTY: usize = 20;
+/// Entries of the near table: 4 MB, which the shared L3 cache holds (2^18: 54.4 s,
+/// 2^20: 56.8 s, 2^21: 71.3 s on the solve above). At least 2^18, so that it stays exact
+/// for 7×6 keys (a prime number of buckets above 2^17 and a 32-bit check: see
+/// [`TransTable::slot`]).
+const NEAR_ENTRIES: usize = 1 << 19;
+/// Main tables from this many entries (16 MB) get a near table; smaller ones (tests,
+/// small boards, short engine moves) are cache-sized themselves.
+pub const NEAR_MIN_ENTRIES: usize = 1 << 21;
 
 const CHECK_MASK: u64 = 0xffff_ffff;
 const VALUE_SHIFT: u32 = 32;
@@ -131,9 +152,25 @@ impl TransTable {
     /// Bytes per entry: check, bound, column and work in one `u64`.
     pub const ENTRY_BYTES: usize = 8;
 
-    /// A table of about `entries` entries: a prime number of two-entry buckets.
-    /// Memory is zeroed lazily by the allocator, so a fresh table costs only what is touched.
+    /// A table of about `entries` entries: a prime number of two-entry buckets, plus the
+    /// near table when it is large (see [`NEAR_EMPTY`]). Memory is zeroed lazily by the
+    /// allocator, so a fresh table costs only what is touched.
     pub fn new(entries: usize) -> TransTable {
+        let mut table = TransTable::single(entries);
+        if entries >= NEAR_MIN_ENTRIES {
+            table.near = Some(Box::new(TransTable::single(NEAR_ENTRIES)));
+        }
+        table
+    }
+
+    /// A table of the near table's size, for one thread of a parallel solve
+    /// ([`Solver::with_near`]).
+    pub fn near_table() -> TransTable {
+        TransTable::single(NEAR_ENTRIES)
+    }
+
+    /// A table without a near table.
+    fn single(entries: usize) -> TransTable {
         let buckets = next_prime((entries / 2).max(2));
         // SAFETY: zero is a valid AtomicU64 (the value 0), as below for AtomicU32.
         let slots = unsafe { zeroed_box_plain::<AtomicU64>(2 * buckets + 1) };
@@ -148,10 +185,21 @@ impl TransTable {
             touched: unsafe { zeroed_box_plain::<AtomicU32>(buckets / 8) },
             touched_len: AtomicUsize::new(0),
             generation: 0,
+            near: None,
         }
     }
 
-    /// Number of entries (twice a prime).
+    /// The table that keeps positions with `empty` empty cells: the near table for
+    /// positions close to the end when there is one, else this one.
+    #[inline]
+    pub fn for_empty(&self, empty: usize) -> &TransTable {
+        match &self.near {
+            Some(near) if empty < NEAR_EMPTY => near,
+            _ => self,
+        }
+    }
+
+    /// Number of entries (twice a prime), the near table's not counted.
     pub fn entries(&self) -> usize {
         2 * self.buckets
     }
@@ -246,11 +294,17 @@ impl TransTable {
     /// Starts a new search: the entries stored so far keep their bounds but no longer
     /// outrank the new ones in the replacement rule.
     pub fn new_search(&mut self) {
+        if let Some(near) = &mut self.near {
+            near.new_search();
+        }
         self.generation = (self.generation + (1 << GENERATION_SHIFT)) & GENERATION_MASK;
     }
 
     /// Empties the table: only the written buckets when few were, else everything.
     pub fn reset(&mut self) {
+        if let Some(near) = &mut self.near {
+            near.reset();
+        }
         let used = *self.touched_len.get_mut();
         if used < self.touched.len() {
             for t in &mut self.touched[..used] {
@@ -264,10 +318,11 @@ impl TransTable {
         *self.touched_len.get_mut() = 0;
     }
 
-    /// Whether every entry is empty.
+    /// Whether every entry is empty (the near table's too).
     #[cfg(test)]
     fn is_empty(&self) -> bool {
         self.slots.iter().all(|e| e.load(Relaxed) == 0)
+            && self.near.as_ref().is_none_or(|n| n.is_empty())
     }
 }
 
@@ -300,6 +355,8 @@ pub struct Solver<'a, B: Bits> {
     aborted: bool,
     /// The nodes other threads are searching (parallel solves only).
     busy: Option<&'a BusyTable>,
+    /// This thread's own near table, in place of the shared table's (parallel solves).
+    near: Option<&'a TransTable>,
 }
 
 impl<'a, B: Bits> Solver<'a, B> {
@@ -328,6 +385,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             should_stop: None,
             aborted: false,
             busy: None,
+            near: None,
         }
     }
 
@@ -346,6 +404,13 @@ impl<'a, B: Bits> Solver<'a, B> {
     /// Share the work with other threads through `busy` (see [`super::parallel`]).
     pub fn with_busy(mut self, busy: &'a BusyTable) -> Self {
         self.busy = Some(busy);
+        self
+    }
+
+    /// Keep the positions near the end in `near` (a [`TransTable::near_table`]) rather
+    /// than in the shared table's near table.
+    pub fn with_near(mut self, near: &'a TransTable) -> Self {
+        self.near = Some(near);
         self
     }
 
@@ -470,7 +535,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                     return None;
                 }
                 digest = self.digest(&child);
-                self.tt.prefetch(digest.0);
+                self.table(child.moves).prefetch(digest.0);
             }
             let score = if first == Some(c) {
                 u32::MAX
@@ -596,8 +661,9 @@ impl<'a, B: Bits> Solver<'a, B> {
         }
         let (digest, flipped) = key;
         let orient = |c: usize| if flipped { g.width - 1 - c } else { c };
+        let tt = self.table(p.moves);
         let mut tt_column = None;
-        if let Some(probe) = self.tt.get(digest) {
+        if let Some(probe) = tt.get(digest) {
             let val = probe.value as i32;
             tt_column = probe.column.filter(|&c| c < g.width).map(orient);
             if val > self.max_score - self.min_score + 1 {
@@ -626,7 +692,7 @@ impl<'a, B: Bits> Solver<'a, B> {
             // Enhanced transposition cut-off: a child whose stored upper bound is low
             // enough refutes this node's window without being searched.
             for &(mv, _, (child_digest, _)) in &moves[..n] {
-                if let Some(probe) = self.tt.get(child_digest) {
+                if let Some(probe) = self.table(p.moves + 1).get(child_digest) {
                     let val = probe.value as i32;
                     if val <= self.max_score - self.min_score + 1 {
                         let score = -(val + self.min_score - 1);
@@ -634,7 +700,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                             let v = score + self.max_score - 2 * self.min_score + 2;
                             let col = g.column_of(mv).map(orient);
                             let work = self.work_since(nodes_before);
-                            self.tt.put(digest, v as u16, col, work);
+                            tt.put(digest, v as u16, col, work);
                             return score;
                         }
                     }
@@ -672,7 +738,7 @@ impl<'a, B: Bits> Solver<'a, B> {
                 let v = score + self.max_score - 2 * self.min_score + 2;
                 let col = g.column_of(moves[i].0).map(orient);
                 let work = self.work_since(nodes_before);
-                self.tt.put(digest, v as u16, col, work);
+                tt.put(digest, v as u16, col, work);
                 return score;
             }
             if score > alpha {
@@ -680,9 +746,18 @@ impl<'a, B: Bits> Solver<'a, B> {
             }
         }
         let work = self.work_since(nodes_before);
-        self.tt
-            .put(digest, (alpha - self.min_score + 1) as u16, None, work);
+        tt.put(digest, (alpha - self.min_score + 1) as u16, None, work);
         alpha
+    }
+
+    /// The table that keeps the positions of `moves` stones.
+    #[inline]
+    fn table(&self, moves: usize) -> &'a TransTable {
+        let empty = self.g.cells() - moves;
+        match self.near {
+            Some(near) if empty < NEAR_EMPTY => near,
+            _ => self.tt.for_empty(empty),
+        }
     }
 
     /// log2 of the nodes searched since `before` (the replacement priority in the table).
@@ -791,6 +866,41 @@ mod tests {
         assert_eq!(tt.get(c).map(|p| p.value), Some(33));
         assert_eq!(tt.get(b).map(|p| p.value), Some(40), "demoted, not lost");
         assert_eq!(tt.get(a), None);
+    }
+
+    /// A large table keeps the positions near the end in its near table; the scores stay
+    /// exact, and a reset empties both tables.
+    #[test]
+    fn near_table_holds_the_endgame_and_keeps_scores_exact() {
+        let small = TransTable::new(1 << 16);
+        assert!(
+            std::ptr::eq(small.for_empty(1), &small),
+            "small tables have none"
+        );
+        let mut tt = TransTable::new(NEAR_MIN_ENTRIES);
+        let near: *const TransTable = tt.for_empty(NEAR_EMPTY - 1);
+        assert!(!std::ptr::eq(near, &tt));
+        assert!(std::ptr::eq(tt.for_empty(NEAR_EMPTY), &tt));
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        // Positions of the public sets with their published scores (Test_L1_R1, then a
+        // draw from Test_L2_R1).
+        for (seq, score) in [
+            ("32164625", 11),
+            ("265756512", -12),
+            ("17516442226766", 8),
+            ("2737772244262123677516643354", 0),
+        ] {
+            let p = parse_sequence(&g, seq).unwrap();
+            assert_eq!(solve7(seq).0, score, "{seq} on a small table");
+            assert_eq!(
+                Solver::new(&g, &mut tt).solve(&p, false),
+                Some(score),
+                "{seq}"
+            );
+        }
+        assert!(!tt.is_empty());
+        tt.reset();
+        assert!(tt.is_empty());
     }
 
     #[test]
