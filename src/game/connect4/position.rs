@@ -129,6 +129,19 @@ impl<B: Bits> Geometry<B> {
         r
     }
 
+    /// Whether `stones` hold k in a row anywhere.
+    #[inline]
+    pub fn has_line(&self, stones: B) -> bool {
+        let h = self.height;
+        [1, h + 1, h, h + 2].into_iter().any(|s| {
+            let mut t = stones;
+            for j in 1..self.k {
+                t = t & stones.shr(j * s);
+            }
+            !t.is_zero()
+        })
+    }
+
     /// Any k: `before[j]` = cells with j own stones right before them along the direction,
     /// `after[j]` the same the other way; a cell wins when some split a + b = k − 1 holds.
     fn winning_k(&self, p: B) -> B {
@@ -409,6 +422,21 @@ mod tests {
         assert_eq!(m.mirrored(&g), p);
         // The key of the mirror image is the mirror of the key (no carry leaves a column).
         assert_eq!(g.mirror(p.key()), m.key());
+    }
+
+    #[test]
+    fn has_line_sees_every_direction_and_no_wrap() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let cells = |list: &[(usize, usize)]| list.iter().fold(0u64, |b, &(c, r)| b | g.cell(c, r));
+        assert!(g.has_line(cells(&[(0, 0), (1, 0), (2, 0), (3, 0)])));
+        assert!(g.has_line(cells(&[(5, 1), (5, 2), (5, 3), (5, 4)])));
+        assert!(g.has_line(cells(&[(1, 0), (2, 1), (3, 2), (4, 3)])));
+        assert!(g.has_line(cells(&[(6, 2), (5, 3), (4, 4), (3, 5)])));
+        assert!(!g.has_line(cells(&[(0, 0), (1, 0), (2, 0), (4, 0)])));
+        // The top of one column and the bottom of the next are not a vertical line.
+        assert!(!g.has_line(cells(&[(2, 4), (2, 5), (3, 0), (3, 1)])));
+        let g3 = Geometry::<u64>::new(5, 4, 3).unwrap();
+        assert!(g3.has_line(g3.cell(0, 0) | g3.cell(1, 1) | g3.cell(2, 2)));
     }
 
     #[test]
