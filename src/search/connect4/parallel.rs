@@ -11,7 +11,7 @@
 //! exact) and stops the others.
 
 use super::busy::BusyTable;
-use super::solver::{Solver, TransTable, NEAR_MIN_ENTRIES};
+use super::solver::{Solver, TransTable};
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -67,7 +67,7 @@ pub fn solve_parallel<B: Bits>(
                 // sharing one, the two threads' writes to the same few megabytes of cache
                 // lines cost more than the shared entries saved (empty 7×6 board, two
                 // threads: 48.3 s shared, 32.0 s one each).
-                let near = (tt.entries() >= NEAR_MIN_ENTRIES).then(TransTable::near_table);
+                let near = tt.has_near().then(TransTable::near_table);
                 let mut s = Solver::shared(g, tt).with_stop(&halt).with_busy(&busy);
                 if let Some(near) = &near {
                     s = s.with_near(near);
@@ -97,7 +97,8 @@ mod tests {
     /// small table and on one large enough for the threads' own near tables.
     #[test]
     fn threads_agree_with_one() {
-        for entries in [1 << 18, NEAR_MIN_ENTRIES] {
+        assert!(TransTable::new(1 << 21).has_near());
+        for entries in [1 << 18, 1 << 21] {
             threads_agree_with_one_on(entries);
         }
     }

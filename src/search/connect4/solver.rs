@@ -53,7 +53,7 @@ const BUSY_MIN_EMPTY: usize = 16;
 const CLAIMEVEN_MIN_EMPTY: usize = 8;
 /// How often (in nodes) the abort condition is polled.
 const POLL_INTERVAL: u64 = 4096;
-/// Default table size: 8M entries of 6 bytes (about 50 MB).
+/// Default table size: 8M entries of 8 bytes (64 MB), plus the 4 MB near table.
 pub const DEFAULT_TT_ENTRIES: usize = 1 << 23;
 
 /// Smallest prime at or above `n` (n ≥ 2).
@@ -129,7 +129,7 @@ pub const NEAR_EMPTY: usize = 20;
 const NEAR_ENTRIES: usize = 1 << 19;
 /// Main tables from this many entries (16 MB) get a near table; smaller ones (tests,
 /// small boards, short engine moves) are cache-sized themselves.
-pub const NEAR_MIN_ENTRIES: usize = 1 << 21;
+const NEAR_MIN_ENTRIES: usize = 1 << 21;
 
 const CHECK_MASK: u64 = 0xffff_ffff;
 const VALUE_SHIFT: u32 = 32;
@@ -163,7 +163,7 @@ impl TransTable {
     pub fn new(entries: usize) -> TransTable {
         let mut table = TransTable::single(entries);
         if entries >= NEAR_MIN_ENTRIES {
-            table.near = Some(Box::new(TransTable::single(NEAR_ENTRIES)));
+            table.near = Some(Box::new(TransTable::near_table()));
         }
         table
     }
@@ -202,6 +202,11 @@ impl TransTable {
             Some(near) if empty < NEAR_EMPTY => near,
             _ => self,
         }
+    }
+
+    /// Whether positions near the end have a near table (the table is large).
+    pub fn has_near(&self) -> bool {
+        self.near.is_some()
     }
 
     /// Number of entries (twice a prime), the near table's not counted.
