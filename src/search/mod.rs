@@ -7,6 +7,7 @@
 //! that the protocol layer turns into `MESSAGE` lines.
 
 pub mod alphabeta;
+pub mod busy;
 pub mod capture;
 pub mod connect4;
 pub mod mnk;

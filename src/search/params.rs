@@ -124,6 +124,18 @@ pub struct Params {
     pub time_fall: u32,
     pub time_stable: u32,
     pub time_unstable: u32,
+    /// Lazy SMP with deferral (the simplified ABDADA): with more than one thread, a node
+    /// with at least this many plies left marks itself busy while it is searched, and a
+    /// thread defers a move (not its node's first) whose position another thread is
+    /// searching until its other moves are done, so that the threads spread over siblings
+    /// instead of walking one subtree in step. 0 turns it off.
+    pub smp_busy_depth: i32,
+    /// With more than one thread, the root VCT runs in the first helper beside the main
+    /// search instead of before it, until this share of the soft target (per mille) or
+    /// `smp_vct_nodes` threat nodes; a win it proves ends the search and is played. 0
+    /// keeps the VCT before the search, as with one thread.
+    pub smp_vct_permille: u32,
+    pub smp_vct_nodes: u64,
 }
 
 impl Default for Params {
@@ -177,6 +189,9 @@ impl Default for Params {
             hist_lmr: 0,
             beam_proof: true,
             eval_avg: 0,
+            smp_busy_depth: 3,
+            smp_vct_permille: 500,
+            smp_vct_nodes: 2_000_000,
         }
     }
 }
@@ -257,6 +272,9 @@ impl Params {
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             "eval_avg" => self.eval_avg = parse(name, value)?,
+            "smp_busy_depth" => self.smp_busy_depth = parse(name, value)?,
+            "smp_vct_permille" => self.smp_vct_permille = parse(name, value)?,
+            "smp_vct_nodes" => self.smp_vct_nodes = parse(name, value)?,
             _ => return Err(ParamError::Unknown(name.to_string())),
         }
         Ok(())

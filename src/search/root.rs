@@ -7,6 +7,7 @@ use super::score::is_decisive;
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::{Limits, SearchResult, Stop};
 use crate::game::{Game, Move};
+use std::time::Instant;
 
 /// Replaces a best move after which the opponent has a VCT by the next root move that
 /// leaves it none (trying at most `params.safety_moves`, while time lasts). A proven win or
@@ -60,39 +61,48 @@ pub(super) fn safety_check<G: Tactics>(
     r
 }
 
-/// The threat searches run once before the main search: a VCF, then a VCT, together on a
-/// share of the soft time target. A proven win is played at once; the answer is the win, the threat
-/// nodes spent and the line (the whole VCF; the first move of a VCT).
+/// Whether a threat win found at the root may be played: moves the engine was told not
+/// to play (`YXBLOCK`, n-best exclusions) and renju fouls are no wins.
+fn playable<G: Tactics>(g: &G, w: ThreatWin, limits: &Limits) -> bool {
+    g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv) && !limits.exclude.contains(&w.mv)
+}
+
+/// The instant `permille` of the way from the search's start to its soft target, never
+/// past the hard limit (the hard limit alone when there is no soft target).
+fn share_of_soft_target(limits: &Limits, permille: u32) -> Option<Instant> {
+    match (limits.start, limits.optimum) {
+        (Some(start), Some(opt)) => {
+            let t = start + opt.saturating_duration_since(start) * permille / 1000;
+            Some(limits.maximum.map_or(t, |m| m.min(t)))
+        }
+        _ => limits.maximum,
+    }
+}
+
+/// The threat searches run once before the main search: a VCF, then (when `with_vct`) a
+/// VCT, together on a share of the soft time target. A proven win is played at once; the
+/// answer is the win, the threat nodes spent and the line (the whole VCF; the first move of
+/// a VCT).
 pub(super) fn root_threats<G: Tactics>(
     game: &G,
     limits: &Limits,
     stop: &Stop,
     params: &Params,
+    with_vct: bool,
 ) -> Option<(ThreatWin, u64, Vec<Move>)> {
     let mut g = game.clone();
     let mut solver = Solver::new(1 << 18);
-    // Root moves the engine was told not to play (`YXBLOCK`, n-best exclusions) are no wins.
-    let legal = |g: &G, w: ThreatWin| {
-        g.check_move(w.mv).is_ok() && !g.is_forbidden(w.mv) && !limits.exclude.contains(&w.mv)
-    };
-    // Both threat searches get a share of the soft target, never past the hard one.
-    let mut deadline = limits.maximum;
-    if let (Some(start), Some(opt)) = (limits.start, limits.optimum) {
-        let share = opt.saturating_duration_since(start) * params.root_vct_time_permille / 1000;
-        let t = start + share;
-        deadline = Some(limits.maximum.map_or(t, |m| m.min(t)));
-    }
     let mut tl = ThreatLimits {
         max_nodes: params.root_vcf_nodes,
-        deadline,
+        deadline: share_of_soft_target(limits, params.root_vct_time_permille),
         stop: Some(stop.clone()),
     };
     if let Some(w) = g.find_vcf(&mut solver, params.root_vcf_depth, &tl) {
-        if legal(&g, w) {
+        if playable(&g, w, limits) {
             return Some((w, solver.total_nodes, solver.vcf_line()));
         }
     }
-    if params.root_vct_depth == 0 {
+    if !with_vct || params.root_vct_depth == 0 {
         return None;
     }
     tl.max_nodes = params.root_vct_nodes;
@@ -102,7 +112,35 @@ pub(super) fn root_threats<G: Tactics>(
         params.vct_vcf_depth,
         &tl,
     )?;
-    legal(&g, w).then_some((w, solver.total_nodes, vec![w.mv]))
+    playable(&g, w, limits).then_some((w, solver.total_nodes, vec![w.mv]))
+}
+
+/// The root VCT as a helper thread runs it beside the main search (see
+/// [`Params::smp_vct_permille`]): a larger share of the soft target and of nodes than the
+/// sequential one gets, since the main search does not wait for it. `stop` ends it early.
+pub(super) fn parallel_vct<G: Tactics>(
+    game: &G,
+    limits: &Limits,
+    stop: &Stop,
+    params: &Params,
+) -> Option<(ThreatWin, u64, Vec<Move>)> {
+    if params.root_vct_depth == 0 {
+        return None;
+    }
+    let mut g = game.clone();
+    let mut solver = Solver::new(1 << 18);
+    let tl = ThreatLimits {
+        max_nodes: params.smp_vct_nodes,
+        deadline: share_of_soft_target(limits, params.smp_vct_permille),
+        stop: Some(stop.clone()),
+    };
+    let w = g.find_vct(
+        &mut solver,
+        params.root_vct_depth,
+        params.vct_vcf_depth,
+        &tl,
+    )?;
+    playable(&g, w, limits).then_some((w, solver.total_nodes, vec![w.mv]))
 }
 
 /// A move when the search had no time for even one iteration (or every root candidate is

@@ -20,8 +20,9 @@
 
 mod qsearch;
 
+use super::busy::BusyTable;
 pub use super::params::{ParamError, Params};
-use super::root::{fallback, root_threats, safety_check};
+use super::root::{fallback, parallel_vct, root_threats, safety_check};
 use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
 use super::time::Pacing;
@@ -57,6 +58,9 @@ struct Worker<'a, G: Tactics> {
     stop: &'a Stop,
     /// Raised by the main thread when it is done, to end the helpers.
     done: &'a Stop,
+    /// The positions the threads are in (with more than one thread and
+    /// [`Params::smp_busy_depth`] on).
+    busy: Option<&'a BusyTable>,
     main: bool,
     params: Params,
     nodes: u64,
@@ -66,6 +70,10 @@ struct Worker<'a, G: Tactics> {
     /// History score by cell, per side to move.
     history: Vec<i32>,
     moves: Vec<Vec<ScoredMove>>,
+    /// Moves a node put off because another thread was searching their positions, by ply.
+    deferred: Vec<Vec<ScoredMove>>,
+    /// Moves put off so far (each searched later all the same).
+    deferrals: u64,
     /// Scratch list of the moves a node searched before its cutoff move.
     tried: Vec<Move>,
     /// The move a singular-extension test leaves out, by ply.
@@ -108,6 +116,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             limits,
             stop,
             done,
+            busy: None,
             main,
             params,
             nodes: 0,
@@ -116,6 +125,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
+            deferred: vec![Vec::new(); MAX_PLY + 1],
+            deferrals: 0,
             tried: Vec::new(),
             excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
@@ -129,6 +140,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             root_changes: 0,
             root_playable: 0,
         }
+    }
+
+    /// The worker, sharing the threads' busy table (when there is one and
+    /// [`Params::smp_busy_depth`] is on).
+    fn sharing(mut self, busy: Option<&'a BusyTable>) -> Self {
+        self.busy = busy.filter(|_| self.params.smp_busy_depth > 0);
+        self
     }
 
     fn hist_index(&self, m: Move) -> usize {
@@ -214,7 +232,27 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.moves[ply].truncate(beam);
     }
 
-    fn negamax(
+    /// The node's value, with the node marked busy for the other threads while a deep
+    /// enough one is searched (see [`Params::smp_busy_depth`]).
+    fn negamax(&mut self, depth: i32, ply: u32, alpha: i32, beta: i32, pv: bool, cut: bool) -> i32 {
+        let marked = match self.busy {
+            Some(b)
+                if depth >= self.params.smp_busy_depth
+                    && self.excluded.get(ply as usize) == Some(&None) =>
+            {
+                let key = self.game.key();
+                b.enter(key).then_some((b, key))
+            }
+            _ => None,
+        };
+        let v = self.node(depth, ply, alpha, beta, pv, cut);
+        if let Some((b, key)) = marked {
+            b.leave(key);
+        }
+        v
+    }
+
+    fn node(
         &mut self,
         depth: i32,
         ply: u32,
@@ -440,24 +478,36 @@ impl<'a, G: Tactics> Worker<'a, G> {
         };
         let mut searched = usize::from(staged.is_some());
         let mut next = 0;
+        // Deferral only where the children are deep enough to be marked busy.
+        let busy = self
+            .busy
+            .filter(|_| depth - 1 + ext >= self.params.smp_busy_depth);
+        self.deferred[p].clear();
+        let mut next_deferred = 0;
         loop {
-            if next == n {
+            let (
+                i,
+                ScoredMove {
+                    mv: m,
+                    score: order,
+                },
+                was_deferred,
+            ) = if next < n {
+                next += 1;
+                (next - 1, self.pick(p, next - 1), false)
+            } else if next_deferred < self.deferred[p].len() {
+                next_deferred += 1;
+                (next, self.deferred[p][next_deferred - 1], true)
+            } else if n < all && best <= -WIN_MIN && self.params.beam_proof {
                 // The beam cut the list and every move searched loses: that is no proof of a
                 // loss while a move is left, so the rest are searched too. A mate score must
                 // never come from moves the beam left out: it would be played as a forced
                 // win that is not one.
-                if n < all && best <= -WIN_MIN && self.params.beam_proof {
-                    n = all;
-                } else {
-                    break;
-                }
-            }
-            let i = next;
-            next += 1;
-            let ScoredMove {
-                mv: m,
-                score: order,
-            } = self.pick(p, i);
+                n = all;
+                continue;
+            } else {
+                break;
+            };
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
@@ -473,6 +523,20 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
             searched += 1;
             self.game.play(m);
+            // Another thread is in this child: search the other moves first and come back,
+            // when its result is likely in the table. Never the node's first move.
+            if let Some(b) = busy {
+                if !was_deferred && searched > 1 && b.is_busy(self.game.key()) {
+                    self.game.undo();
+                    searched -= 1;
+                    self.deferrals += 1;
+                    self.deferred[p].push(ScoredMove {
+                        mv: m,
+                        score: order,
+                    });
+                    continue;
+                }
+            }
             let d = depth - 1 + ext;
             let mut s;
             if searched == 1 {
@@ -870,6 +934,35 @@ impl<'a, G: Tactics> Worker<'a, G> {
     }
 }
 
+/// The answer for a win the root threat search proved: reported as a one-ply iteration
+/// with its mate score and line.
+fn threat_result(
+    (w, nodes, line): (ThreatWin, u64, Vec<Move>),
+    start: Instant,
+    report: &mut dyn FnMut(&Iteration),
+) -> SearchResult {
+    let it = Iteration {
+        depth: 1,
+        seldepth: w.plies,
+        score: mate_in(w.plies),
+        nodes,
+        elapsed_ms: start.elapsed().as_millis() as u64,
+        pv: if line.first() == Some(&w.mv) {
+            line
+        } else {
+            vec![w.mv]
+        },
+    };
+    report(&it);
+    SearchResult {
+        best: w.mv,
+        score: it.score,
+        depth: 1,
+        nodes,
+        pv: it.pv,
+    }
+}
+
 /// Searches `game` within `limits` and returns the move to play, or `None` when the
 /// position has no move (game over or no candidate). Uses `limits.threads` threads
 /// (Lazy SMP on the given rayon pool, or the calling thread alone when there is no pool).
@@ -886,33 +979,25 @@ pub fn search<G: Tactics>(
         return None;
     }
     let start = limits.start.unwrap_or_else(Instant::now);
-    if let Some((w, nodes, line)) = root_threats(game, limits, stop, &params) {
-        let it = Iteration {
-            depth: 1,
-            seldepth: w.plies,
-            score: mate_in(w.plies),
-            nodes,
-            elapsed_ms: start.elapsed().as_millis() as u64,
-            pv: if line.first() == Some(&w.mv) {
-                line
-            } else {
-                vec![w.mv]
-            },
-        };
-        report(&it);
-        return Some(SearchResult {
-            best: w.mv,
-            score: it.score,
-            depth: 1,
-            nodes,
-            pv: it.pv,
-        });
+    let threads = if pool.is_some() {
+        limits.threads.max(1)
+    } else {
+        1
+    };
+    // With a helper, the root VCT runs in it beside the main search (and may take longer).
+    let vct_beside = threads > 1 && params.smp_vct_permille > 0;
+    if let Some(win) = root_threats(game, limits, stop, &params, !vct_beside) {
+        return Some(threat_result(win, start, report));
     }
     tt.new_search();
-    let done = Stop::new();
-    let threads = limits.threads.max(1);
+    // `done` ends the helpers once the main thread has its move; `found` ends the main
+    // thread when the helper's VCT proves a win, which `vct_win` then holds.
+    let (done, found) = (Stop::new(), Stop::new());
+    let vct_win = Arc::new(parking_lot::Mutex::new(None));
+    let busy = (threads > 1).then(|| Arc::new(BusyTable::default()));
     let run_main = |report: &mut dyn FnMut(&Iteration)| {
-        let mut w = Worker::new(game.clone(), tt, limits, stop, &done, true, params);
+        let mut w = Worker::new(game.clone(), tt, limits, stop, &found, true, params)
+            .sharing(busy.as_deref());
         let r = w.iterate(1, report, start);
         done.set();
         (r, std::mem::take(&mut w.root_order))
@@ -924,15 +1009,28 @@ pub fn search<G: Tactics>(
         // shares the table with it.
         for i in 1..threads {
             let (game, tt, limits) = (game.clone(), Arc::clone(tt), limits.clone());
-            let (stop, done) = (stop.clone(), done.clone());
+            let (stop, done, found, busy) =
+                (stop.clone(), done.clone(), found.clone(), busy.clone());
+            let vct_win = Arc::clone(&vct_win);
             pool.spawn(move || {
-                let mut w = Worker::new(game, &tt, &limits, &stop, &done, false, params);
+                if i == 1 && vct_beside {
+                    if let Some(win) = parallel_vct(&game, &limits, &done, &params) {
+                        *vct_win.lock() = Some(win);
+                        found.set();
+                        return;
+                    }
+                }
+                let mut w = Worker::new(game, &tt, &limits, &stop, &done, false, params)
+                    .sharing(busy.as_deref());
                 let mut sink = |_: &Iteration| {};
                 w.iterate(1 + (i as u32 % 2), &mut sink, start);
             });
         }
     }
     let (result, root_order) = run_main(report);
+    if let Some(win) = vct_win.lock().take() {
+        return Some(threat_result(win, start, report));
+    }
     let result = result.map(|r| safety_check(game, r, &root_order, limits, stop, &params));
     result.or_else(|| fallback(game, &limits.exclude))
 }
@@ -971,7 +1069,7 @@ mod tests {
 
     use super::*;
     use crate::game::gomoku::{Board, Freestyle};
-    use crate::game::Color;
+    use crate::game::{Color, Game};
 
     /// A 15×15 freestyle board with black stones on `black`, white's three in far corners
     /// (so the stone counts allow `to_move`), and `to_move` to play.
@@ -1152,5 +1250,116 @@ mod tests {
         assert_eq!(r.best, Move::new(8, 7));
         assert!(r.score >= WIN_MIN);
         assert_eq!(seen.last().map(|it| it.pv[0]), Some(Move::new(8, 7)));
+    }
+
+    /// With two threads the root VCT runs in the helper beside the main search, not before
+    /// it; the win it proves ends the main search and is played, reported as the threat
+    /// search's one-ply answer. The main search here has no quiescence or leaf threat
+    /// search, so it needs five plies to see the win itself (and would report that depth).
+    #[test]
+    fn two_threads_play_the_helpers_vct_win() {
+        let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap();
+        let now = Instant::now();
+        let limits = Limits {
+            start: Some(now),
+            optimum: Some(now + std::time::Duration::from_secs(10)),
+            maximum: Some(now + std::time::Duration::from_secs(20)),
+            per_move: false,
+            threads: 2,
+            ..Limits::default()
+        };
+        let params = Params {
+            leaf_vcf_depth: 0,
+            node_vcf_nodes: 0,
+            qs_max: 0,
+            ..Params::default()
+        };
+        let tt = Arc::new(TranspositionTable::new());
+        let mut seen = Vec::new();
+        let mut report = |it: &Iteration| seen.push(it.clone());
+        let r = search(
+            &b,
+            &tt,
+            &limits,
+            &Stop::new(),
+            params,
+            Some(&pool),
+            &mut report,
+        )
+        .unwrap();
+        assert_eq!((r.best, r.depth), (Move::new(8, 7), 1), "{r:?}");
+        assert!(r.score >= WIN_MIN, "{r:?}");
+        assert_eq!(seen.last().map(|it| it.score), Some(r.score));
+    }
+
+    /// A thread that finds the positions after its moves busy (another thread in them)
+    /// puts those moves off, yet searches every one in the end. With everything that makes
+    /// the tree depend on the move order turned off (reductions, pruning, the beam, the
+    /// table), a fixed-depth search has one value whatever the order: marking every position
+    /// two plies down busy must change the order, never the value or the best move.
+    #[test]
+    fn busy_children_are_deferred_and_still_searched() {
+        let pic = "
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            ......O........
+            .....XXO.......
+            ......XO.......
+            .....X.X.......
+            ....O..........
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............";
+        let b = Board::<Freestyle>::from_ascii(pic, Color::White).unwrap();
+        let busy = BusyTable::default();
+        let mut g = b.clone();
+        let (mut moves, mut replies) = (Vec::new(), Vec::new());
+        g.candidates(&mut moves);
+        for m in moves.iter().map(|s| s.mv) {
+            g.play(m);
+            g.candidates(&mut replies);
+            for m2 in replies.iter().map(|s| s.mv) {
+                g.play(m2);
+                busy.enter(g.key());
+                g.undo();
+            }
+            g.undo();
+        }
+        let params = Params {
+            smp_busy_depth: 1,
+            root_vcf_depth: 0,
+            root_vct_depth: 0,
+            safety_vct_nodes: 0,
+            beam: 1000,
+            root_beam: 1000,
+            beam_min: 1000,
+            lmr_log: 0,
+            lmr_from: usize::MAX,
+            rfp_depth: 0,
+            ..Params::default()
+        };
+        let tt = TranspositionTable::new();
+        let limits = Limits::depth(3);
+        let (stop, done) = (Stop::new(), Stop::new());
+        let run = |busy: Option<&BusyTable>| {
+            let mut w =
+                Worker::new(b.clone(), &tt, &limits, &stop, &done, true, params).sharing(busy);
+            let r = w.iterate(1, &mut |_| {}, Instant::now()).unwrap();
+            (r.score, r.best, w.deferrals)
+        };
+        let (score, best, none) = run(None);
+        let (busy_score, busy_best, deferred) = run(Some(&busy));
+        assert_eq!(none, 0);
+        assert!(deferred > 10, "only {deferred} moves deferred");
+        assert_eq!((busy_score, busy_best), (score, best));
     }
 }

@@ -6,7 +6,6 @@
 
 pub mod book;
 pub mod book_build;
-pub mod busy;
 pub mod heuristic;
 pub mod midgame;
 pub mod parallel;

@@ -10,10 +10,10 @@
 //! the child's bound. The first thread to finish answers for all (every thread's answer is
 //! exact) and stops the others.
 
-use super::busy::BusyTable;
 use super::solver::{Solver, TransTable};
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
+use crate::search::busy::BusyTable;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
 /// What a parallel solve found: the score and a best column as [`Solver::best_move`] (or

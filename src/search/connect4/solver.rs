@@ -31,9 +31,9 @@
 //! winning stone) / 2, a loss the negative of the opponent's win. The search can be aborted
 //! (node budget, deadline, stop flag); an aborted call returns `None`.
 
-use super::busy::BusyTable;
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
+use crate::search::busy::BusyTable;
 use crate::search::table_memory::{advise_huge_pages, zeroed_box_plain};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 

@@ -1,5 +1,8 @@
-//! Which positions the threads of a parallel solve are searching right now (see
-//! [`super::parallel`]): a thread defers a child another one is in.
+//! Which positions the threads of a parallel search are searching right now: a thread
+//! defers a child another one is in (the simplified ABDADA of parallel chess searches), so
+//! that the threads spread over siblings instead of all walking the same subtree. Used by
+//! the Connect Four solver's threads ([`super::connect4::parallel`]) and by the alpha-beta's
+//! Lazy SMP ([`super::alphabeta`]).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -7,8 +10,9 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 /// enough to stay in the cache.
 const BUSY_SLOTS: usize = 1 << 14;
 
-/// Which positions threads are searching right now, by table digest (one slot per digest
-/// hash; a collision can only make a thread defer a child it need not have).
+/// Which positions threads are searching right now, by key (a table digest or a Zobrist
+/// key; one slot per key hash: a collision can only make a thread defer a child it need
+/// not have).
 pub struct BusyTable {
     slots: Box<[AtomicU64]>,
 }
