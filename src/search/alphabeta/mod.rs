@@ -575,7 +575,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                                 self.moves[p][..i]
                                     .iter()
                                     .map(|s| s.mv)
-                                    .filter(|&t| Some(t) != staged),
+                                    // A deferred move comes back with `i` past its own slot.
+                                    .filter(|&t| Some(t) != staged && t != m),
                             );
                         }
                         self.on_cutoff(p, m, depth, &tried);
