@@ -102,17 +102,26 @@ pub(super) fn root_threats<G: Tactics>(
             return Some((w, solver.total_nodes, solver.vcf_line()));
         }
     }
-    if !with_vct || params.root_vct_depth == 0 {
+    if !with_vct {
         return None;
     }
     tl.max_nodes = params.root_vct_nodes;
-    let w = g.find_vct(
-        &mut solver,
-        params.root_vct_depth,
-        params.vct_vcf_depth,
-        &tl,
-    )?;
-    playable(&g, w, limits).then_some((w, solver.total_nodes, vec![w.mv]))
+    root_vct(&mut g, &mut solver, limits, params, &tl)
+}
+
+/// The root VCT within `tl`, its win when it is playable.
+fn root_vct<G: Tactics>(
+    g: &mut G,
+    solver: &mut Solver,
+    limits: &Limits,
+    params: &Params,
+    tl: &ThreatLimits,
+) -> Option<(ThreatWin, u64, Vec<Move>)> {
+    if params.root_vct_depth == 0 {
+        return None;
+    }
+    let w = g.find_vct(solver, params.root_vct_depth, params.vct_vcf_depth, tl)?;
+    playable(g, w, limits).then_some((w, solver.total_nodes, vec![w.mv]))
 }
 
 /// The root VCT as a helper thread runs it beside the main search (see
@@ -124,23 +133,13 @@ pub(super) fn parallel_vct<G: Tactics>(
     stop: &Stop,
     params: &Params,
 ) -> Option<(ThreatWin, u64, Vec<Move>)> {
-    if params.root_vct_depth == 0 {
-        return None;
-    }
-    let mut g = game.clone();
-    let mut solver = Solver::new(1 << 18);
     let tl = ThreatLimits {
         max_nodes: params.smp_vct_nodes,
         deadline: share_of_soft_target(limits, params.smp_vct_permille),
         stop: Some(stop.clone()),
     };
-    let w = g.find_vct(
-        &mut solver,
-        params.root_vct_depth,
-        params.vct_vcf_depth,
-        &tl,
-    )?;
-    playable(&g, w, limits).then_some((w, solver.total_nodes, vec![w.mv]))
+    let mut solver = Solver::new(1 << 18);
+    root_vct(&mut game.clone(), &mut solver, limits, params, &tl)
 }
 
 /// A move when the search had no time for even one iteration (or every root candidate is
