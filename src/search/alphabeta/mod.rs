@@ -1254,9 +1254,7 @@ mod tests {
     }
 
     /// With two threads the root VCT runs in the helper beside the main search, not before
-    /// it; the win it proves ends the main search and is played, reported as the threat
-    /// search's one-ply answer. The main search here has no quiescence or leaf threat
-    /// search, so it needs five plies to see the win itself (and would report that depth).
+    /// it; the win it proves ends the main search and is played.
     #[test]
     fn two_threads_play_the_helpers_vct_win() {
         let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
@@ -1292,9 +1290,14 @@ mod tests {
             &mut report,
         )
         .unwrap();
-        assert_eq!((r.best, r.depth), (Move::new(8, 7), 1), "{r:?}");
+        // Which thread proves the win first depends on scheduling (on a loaded machine the
+        // main search may reach depth 5 before the helper runs): both must play it.
+        assert_eq!(r.best, Move::new(8, 7), "{r:?}");
         assert!(r.score >= WIN_MIN, "{r:?}");
         assert_eq!(seen.last().map(|it| it.score), Some(r.score));
+        // The helper's part alone proves it.
+        let (w, _, line) = parallel_vct(&b, &limits, &Stop::new(), &params).unwrap();
+        assert_eq!((w.mv, line), (Move::new(8, 7), vec![Move::new(8, 7)]));
     }
 
     /// A thread that finds the positions after its moves busy (another thread in them)
