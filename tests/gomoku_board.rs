@@ -108,7 +108,13 @@ fn random_walk<R: Rule>(w: usize, h: usize, steps: usize, seed: u64) {
                 }
                 legal[rng.below(legal.len())]
             };
+            let predicted = b.key_after(m);
             b.play(m);
+            assert_eq!(
+                predicted,
+                Some(b.key()),
+                "key_after({m}) is the key after it"
+            );
             keys.push(b.key());
         }
         if let Err(e) = b.check_invariants() {

@@ -367,6 +367,9 @@ impl Game for AnyGame {
     fn key(&self) -> u64 {
         with_game!(self, g => g.key())
     }
+    fn key_after(&self, m: Move) -> Option<u64> {
+        with_game!(self, g => g.key_after(m))
+    }
     fn is_forbidden(&self, m: Move) -> bool {
         with_game!(self, g => g.is_forbidden(m))
     }

@@ -93,6 +93,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn outcome(&self) -> Option<Outcome>;
     /// Zobrist key of the position including the side to move.
     fn key(&self) -> u64;
+    /// The [`Game::key`] the position will have after `m`, where the mode knows it without
+    /// playing (a stone and the side to move: no captures). Only a hint: the search asks the
+    /// memory for the child's table entry while `play` does its work.
+    fn key_after(&self, _m: Move) -> Option<u64> {
+        None
+    }
     /// Renju: whether `m` is forbidden for the side to move (always false for other modes).
     fn is_forbidden(&self, _m: Move) -> bool {
         false

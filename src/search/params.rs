@@ -96,6 +96,11 @@ pub struct Params {
     /// `se_margin` per ply in a search of half the depth without it.
     pub se_depth: i32,
     pub se_margin: i32,
+    /// Internal iterative reduction: a node with at least this depth left and no table move
+    /// (so no ordering learned from an earlier visit) is searched a ply shallower: its
+    /// ordering is poor and the next visit, ordered by this one's table move, searches it
+    /// to full depth. 0 turns it off.
+    pub iir_depth: i32,
     /// History with a bound and a malus: a cutoff move gains `32·depth²` and the moves
     /// searched before it lose as much, each entry pulled towards zero in proportion to its
     /// size (history "gravity"); off, a cutoff move only gains `depth²`, unbounded.
@@ -184,6 +189,7 @@ impl Default for Params {
             rfp_improving: true,
             se_depth: 0,
             se_margin: 4,
+            iir_depth: 0,
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
@@ -267,6 +273,7 @@ impl Params {
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
             "se_depth" => self.se_depth = parse(name, value)?,
             "se_margin" => self.se_margin = parse(name, value)?,
+            "iir_depth" => self.iir_depth = parse(name, value)?,
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,

@@ -854,6 +854,12 @@ impl<R: Rule> Game for Board<R> {
         }
     }
 
+    #[inline]
+    fn key_after(&self, m: Move) -> Option<u64> {
+        let c = self.side_to_move();
+        Some(self.key() ^ zobrist(c, m.x as usize, m.y as usize) ^ ZOBRIST.1)
+    }
+
     fn is_forbidden(&self, m: Move) -> bool {
         R::RENJU && self.side_to_move() == Color::Black && self.is_forbidden_black(m)
     }

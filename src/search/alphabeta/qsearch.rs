@@ -72,7 +72,7 @@ impl<G: Tactics> Worker<'_, G> {
         let mut best = stand;
         let mut best_move = None;
         for &(m, _) in list.iter() {
-            self.game.play(m);
+            self.play(m);
             let s = -self.qsearch(ply + 1, -beta, -alpha, qply + 1);
             self.game.undo();
             if self.aborted {
@@ -113,7 +113,7 @@ impl<G: Tactics> Worker<'_, G> {
         self.game.candidates(&mut list);
         let mut best = -INFINITE;
         for m in list.iter().map(|s| s.mv) {
-            self.game.play(m);
+            self.play(m);
             let s = -self.qsearch(ply + 1, -beta, -alpha, qply);
             self.game.undo();
             if self.aborted {
