@@ -101,6 +101,14 @@ pub struct Params {
     /// ordering is poor and the next visit, ordered by this one's table move, searches it
     /// to full depth. 0 turns it off.
     pub iir_depth: i32,
+    /// Fail-high reduction: at a non-PV cut node whose static value is at least this much
+    /// per ply left above beta, every move but a four is searched a ply shallower: the node
+    /// will very likely fail high on its first moves anyway. 0 turns it off.
+    pub fhr_margin: i32,
+    /// PV nodes whose table entry is much shallower than the depth left (a line the search
+    /// has not followed for some iterations) lose this many thousandths of a ply per ply of
+    /// difference, at most three plies. 0 turns it off.
+    pub iir_tt: i32,
     /// History with a bound and a malus: a cutoff move gains `32·depth²` and the moves
     /// searched before it lose as much, each entry pulled towards zero in proportion to its
     /// size (history "gravity"); off, a cutoff move only gains `depth²`, unbounded.
@@ -190,6 +198,8 @@ impl Default for Params {
             se_depth: 0,
             se_margin: 4,
             iir_depth: 0,
+            fhr_margin: 40,
+            iir_tt: 0,
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
@@ -274,6 +284,8 @@ impl Params {
             "se_depth" => self.se_depth = parse(name, value)?,
             "se_margin" => self.se_margin = parse(name, value)?,
             "iir_depth" => self.iir_depth = parse(name, value)?,
+            "fhr_margin" => self.fhr_margin = parse(name, value)?,
+            "iir_tt" => self.iir_tt = parse(name, value)?,
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,

@@ -410,6 +410,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
         {
             depth -= 1;
         }
+        if let Some(e) = tt_entry.filter(|_| self.params.iir_tt > 0 && pv && p > 0 && depth > 1) {
+            let r = ((depth - e.depth as i32) * self.params.iir_tt / 1000).clamp(0, 3);
+            depth = (depth - r).max(1);
+        }
+
+        let likely_fail_high = self.params.fhr_margin > 0
+            && !pv
+            && cut
+            && eval != NO_EVAL
+            && !is_decisive(beta)
+            && eval >= beta + self.params.fhr_margin * depth;
+        // A ply less for every move but a four where the node is likely to fail high.
+        let fhr = |g: &G, m: Move| i32::from(likely_fail_high && !g.move_codes(m)[0].is_four());
 
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -452,6 +465,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     return sbeta;
                 }
             }
+            let ext = ext - fhr(&self.game, m);
             self.play(m);
             let s = -self.negamax(depth - 1 + ext, ply + 1, -beta, -alpha, pv, !cut && !pv);
             self.game.undo();
@@ -540,6 +554,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 continue;
             }
             searched += 1;
+            let reduced = fhr(&self.game, m);
             self.play(m);
             // Another thread is in this child: search the other moves first and come back,
             // when its result is likely in the table. Never the node's first move.
@@ -555,7 +570,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     continue;
                 }
             }
-            let d = depth - 1 + ext;
+            let d = depth - 1 + ext - reduced;
             let mut s;
             if searched == 1 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
