@@ -1,5 +1,5 @@
-//! The tunable parameters of the alpha-beta search (`--param NAME=VALUE`, `INFO` keys of
-//! the same names), their defaults and their parser.
+//! The tunable parameters of the alpha-beta search (`--param NAME=VALUE` on the command
+//! line; no `INFO` key sets them), their defaults and their parser.
 
 /// Tunable search parameters.
 #[derive(Clone, Copy, Debug)]
