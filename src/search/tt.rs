@@ -10,7 +10,7 @@
 //! Memory is allocated lazily by [`TranspositionTable::resize`] (called before a search, not
 //! at `START`), so starting a game stays instant even with a large `max_memory`.
 
-use super::table_memory::zeroed_box;
+use super::table_memory::{prefetch, zeroed_box};
 use crate::game::Move;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 
@@ -161,17 +161,9 @@ impl TranspositionTable {
     /// a child before playing the move, so the miss overlaps the board's update.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
         if !self.slots.is_empty() {
-            let ptr = self.bucket(key).as_ptr() as *const i8;
-            // SAFETY: a prefetch is only a hint: it never faults nor changes memory, and
-            // the pointer lies inside `slots` anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
-            }
+            prefetch(&self.bucket(key)[0]);
         }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
     }
 
     /// The entry stored for `key`, if any.

@@ -34,7 +34,7 @@
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position};
 use crate::search::busy::BusyTable;
-use crate::search::table_memory::{advise_huge_pages, zeroed_box_plain};
+use crate::search::table_memory::{advise_huge_pages, prefetch, zeroed_box_plain};
 use std::sync::atomic::{AtomicU32, AtomicU64, AtomicUsize, Ordering::Relaxed};
 
 /// Nodes with at least this many empty cells try the enhanced transposition cut-off (a
@@ -243,18 +243,8 @@ impl TransTable {
     /// its moves, so that their misses overlap instead of coming one after another.
     #[inline]
     pub fn prefetch(&self, digest: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            let (i, _) = self.slot(digest);
-            let ptr = self.slots[i..].as_ptr() as *const i8;
-            // SAFETY: a prefetch is only a hint: it never faults nor changes memory, and
-            // the pointer lies inside `slots` anyway.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(ptr);
-            }
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = digest;
+        let (i, _) = self.slot(digest);
+        prefetch(&self.slots[i]);
     }
 
     /// Stores a bound (`value` ≠ 0), the cut-off column (kept from an older entry of the
