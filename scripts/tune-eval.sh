@@ -21,6 +21,10 @@
 # and 200 games of the gauntlet against pela and Carbon (scripts/gauntlet.sh --turn 200);
 # EVAL_SOURCE in weights.rs names the files. A third fit on 9,306 games (these plus 4,264 more
 # of the same kind) did not lower the held-out loss (0.133295 -> 0.133339), so it was not kept.
+# A fit of 2026-11-25 on 3,079 games at 200 ms and 1 s (1,400 of them against pela and Carbon)
+# lowered the held-out loss (0.169048 -> 0.162856) but scored 71.5% against pela at 200 ms where
+# the build's weights score 85.0% (same 200 games; README, "Screens of the evening of
+# 2026-11-25"), so it was not kept either: judge a refit by games, not by its loss.
 # The first fit was
 #   pbrain-wuzi tune --epochs 3000 --rate 3 selfplay1/games.jsonl selfplay2/games.jsonl \
 #       selfplay3/games.jsonl sp4/selfplay/games.jsonl sp5/selfplay/games.jsonl
