@@ -20,9 +20,10 @@ pub const MAX_RESERVE_MS: i64 = 1000;
 pub const RESERVE_PERMILLE: i64 = 120;
 /// Time for a "move now" answer (time already out): enough to pick a sensible move.
 pub const PANIC_MS: i64 = 15;
-/// With a fixed turn limit, no new iteration starts after this share of it, per mille: an
-/// iteration started later rarely finishes, though a better root move it finds on the way
-/// is still played.
+/// With a fixed turn limit, the soft target's share of it, per mille. The alpha-beta search
+/// with a per-move clock only starts iterations until its own `Params::time_turn` share
+/// instead (time saved there is lost, not banked); the soft target still paces the root
+/// threat searches and the swap steps.
 pub const TURN_OPTIMUM_PERMILLE: i64 = 700;
 /// Match time is shared as if this many moves were still to come.
 pub const MOVES_TO_GO: i64 = 22;
