@@ -24,7 +24,8 @@ import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-# The bench's summary lines: label -> the number after the colon.
+# The bench's summary lines: (its label, the name printed here, how new compares with old:
+# True a rate, new / old; False a time, old / new; None a count, new / old).
 RATES = [
     ("Total time (ms)", "total time, ms", False),
     ("Nodes searched", "nodes searched", None),
