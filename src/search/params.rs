@@ -93,7 +93,8 @@ pub struct Params {
     pub rfp_improving: bool,
     /// Singular extension: from this depth on (0: off), a table move that cut here before is
     /// searched a ply deeper when every other move stays below its stored score minus
-    /// `se_margin` per ply in a search of half the depth without it.
+    /// `se_margin` per ply in a search of half the depth without it. 6 (margin 4) scored
+    /// +72 ± 38 Elo against off (312 games, 200 ms/move, SPRT [0, 10]).
     pub se_depth: i32,
     pub se_margin: i32,
     /// Internal iterative reduction: a node with at least this depth left and no table move
@@ -197,7 +198,7 @@ impl Default for Params {
             mcp_depth: 0,
             mcp_base: 3,
             rfp_improving: true,
-            se_depth: 0,
+            se_depth: 6,
             se_margin: 4,
             iir_depth: 0,
             fhr_margin: 40,
