@@ -85,8 +85,9 @@ pub struct Params {
     pub razor_mul: i32,
     /// Move-count pruning: at a non-PV node with at most `mcp_depth` plies left that has a
     /// move not losing, quiet moves past `(mcp_base + depth^1.32)` (halved when the static
-    /// value did not improve on two plies before) are skipped; fours never are. Instead
-    /// of the depth-dependent beam (`beam_min`, `beam_step`) when on; 0 turns it off.
+    /// value did not improve on two plies before) are skipped; fours never are. On top of
+    /// the depth-dependent beam (`beam_min`, `beam_step`), which caps every node: what it
+    /// adds is the halving where the node is not improving. 0 turns it off.
     pub mcp_depth: i32,
     pub mcp_base: i32,
     /// Reverse futility reduced by one ply's margin when the static value improved.
@@ -122,6 +123,10 @@ pub struct Params {
     /// Static values below this size are averaged with the parent node's (see
     /// `Worker::smoothed`); 0 turns the averaging off.
     pub eval_avg: i32,
+    /// The pruning decisions (razoring, reverse futility, null move, fail-high reduction)
+    /// judge a node by its table score instead of its static value where the table's bound
+    /// says the static value is off in that direction.
+    pub tt_eval: bool,
     /// A node whose searched moves all lose searches the moves its beam cut as well, so that
     /// no mate score rests on moves never tried.
     pub beam_proof: bool,
@@ -209,6 +214,7 @@ impl Default for Params {
             hist_lmr: 0,
             beam_proof: true,
             eval_avg: 0,
+            tt_eval: false,
             smp_busy_depth: 3,
             smp_vct_permille: 500,
             smp_vct_nodes: 2_000_000,
@@ -295,6 +301,7 @@ impl Params {
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             "eval_avg" => self.eval_avg = parse(name, value)?,
+            "tt_eval" => self.tt_eval = parse(name, value)?,
             "smp_busy_depth" => self.smp_busy_depth = parse(name, value)?,
             "smp_vct_permille" => self.smp_vct_permille = parse(name, value)?,
             "smp_vct_nodes" => self.smp_vct_nodes = parse(name, value)?,

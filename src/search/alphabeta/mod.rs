@@ -358,7 +358,20 @@ impl<'a, G: Tactics> Worker<'a, G> {
         } else {
             false
         };
-        let eval = self.smoothed(p);
+        let mut eval = self.smoothed(p);
+        // A table score bounded on the far side of the static value is a better estimate
+        // of the node than the static value: the pruning below judges by it.
+        if let Some(e) = tt_entry.filter(|_| self.params.tt_eval && eval != NO_EVAL) {
+            let s = from_tt(e.score, ply);
+            let better = match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => s > eval,
+                Bound::Upper => s < eval,
+            };
+            if better && !is_decisive(s) {
+                eval = s;
+            }
+        }
         if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
             // Razoring: far below alpha near the leaves, only a four can bring it back, and
             // the quiescence search tries exactly those.
@@ -490,11 +503,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
         let move_count_pruning = self.params.mcp_depth > 0;
-        let beam = if move_count_pruning {
-            self.params.beam
-        } else {
-            self.params.beam_at(depth)
-        };
+        let beam = self.params.beam_at(depth);
         self.score_moves(p, tt_move);
         let all = self.moves[p].len();
         let mut n = all.min(beam);
