@@ -137,6 +137,10 @@ pub struct Params {
     /// README); 980 had scored +8 ± 23 in 900 games at 200 ms/move. The hard limit is
     /// unchanged, so no move is later: an iteration started late is cut there.
     pub time_turn: u32,
+    /// The main search stops at this share of the way to the hard limit, per mille, so that
+    /// the safety check after it has the rest: at 1000 an iteration started late runs into
+    /// the hard limit and the check is skipped.
+    pub search_end: u32,
     /// With a match clock, the soft target moves with how settled the search is (see
     /// [`super::time::Pacing`]), and a root with a single playable move stops after its
     /// first iteration; off, every move searches until the clock's plain target.
@@ -191,6 +195,7 @@ impl Default for Params {
             rfp_margin: 150,
             lmr_log: 100,
             time_turn: 850,
+            search_end: 1000,
             time_pace: false,
             time_base: 550,
             time_fall: 3,
@@ -278,6 +283,7 @@ impl Params {
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
             "time_turn" => self.time_turn = parse(name, value)?,
+            "search_end" => self.search_end = parse(name, value)?,
             "time_pace" => self.time_pace = parse::<u8>(name, value)? != 0,
             "time_base" => self.time_base = parse(name, value)?,
             "time_fall" => self.time_fall = parse(name, value)?,

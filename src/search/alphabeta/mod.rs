@@ -85,6 +85,8 @@ struct Worker<'a, G: Tactics> {
     width: usize,
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
+    /// When the main thread stops searching (at or before the hard limit).
+    end: Option<Instant>,
     solver: Solver,
     /// Root moves of the last finished iteration, best score first.
     root_order: Vec<Move>,
@@ -133,6 +135,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             evals: vec![NO_EVAL; MAX_PLY + 2],
             width,
             next_check: CLOCK_INTERVAL,
+            end: limits.maximum,
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
             root_scores: Vec::new(),
@@ -176,7 +179,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.aborted = self.stop.is_set()
             || self.done.is_set()
             || (clock_due
-                && (self.limits.past_maximum()
+                && (self.end.is_some_and(|t| Instant::now() >= t)
                     || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)));
         self.aborted
     }
@@ -1041,6 +1044,9 @@ pub fn search<G: Tactics>(
     let run_main = |report: &mut dyn FnMut(&Iteration)| {
         let mut w = Worker::new(game.clone(), tt, limits, stop, &found, true, params)
             .sharing(busy.as_deref());
+        w.end = limits.maximum.map(|m| {
+            start + m.saturating_duration_since(start) * params.search_end.min(1000) / 1000
+        });
         let r = w.iterate(1, report, start);
         done.set();
         (r, std::mem::take(&mut w.root_order))
