@@ -80,6 +80,7 @@ pub struct Params {
     /// Razoring: at non-PV nodes with at most this depth left and no threat to answer, a
     /// static value more than `razor_base + razor_mul · depth` below alpha drops into the
     /// quiescence search, whose value is returned if it stays below alpha. 0 turns it off.
+    /// Depth 3 scored −95.7 ± 86.4 Elo against off (67 games, 200 ms/move): off.
     pub razor_depth: i32,
     pub razor_base: i32,
     pub razor_mul: i32,
@@ -87,7 +88,8 @@ pub struct Params {
     /// move not losing, quiet moves past `(mcp_base + depth^1.32)` (halved when the static
     /// value did not improve on two plies before) are skipped; fours never are. On top of
     /// the depth-dependent beam (`beam_min`, `beam_step`), which caps every node: what it
-    /// adds is the halving where the node is not improving. 0 turns it off.
+    /// adds is the halving where the node is not improving. 0 turns it off; 6 scored
+    /// −76.8 ± 52.8 Elo against off (170 games, 200 ms/move).
     pub mcp_depth: i32,
     pub mcp_base: i32,
     /// Reverse futility reduced by one ply's margin when the static value improved.
@@ -125,7 +127,8 @@ pub struct Params {
     pub eval_avg: i32,
     /// The pruning decisions (razoring, reverse futility, null move, fail-high reduction)
     /// judge a node by its table score instead of its static value where the table's bound
-    /// says the static value is off in that direction.
+    /// says the static value is off in that direction. On against off: −8.2 ± 45.8 Elo (211
+    /// games, 200 ms/move), so off.
     pub tt_eval: bool,
     /// A node whose searched moves all lose searches the moves its beam cut as well, so that
     /// no mate score rests on moves never tried.
@@ -139,7 +142,8 @@ pub struct Params {
     pub time_turn: u32,
     /// The main search stops at this share of the way to the hard limit, per mille, so that
     /// the safety check after it has the rest: at 1000 an iteration started late runs into
-    /// the hard limit and the check is skipped.
+    /// the hard limit and the check is skipped. 940 against 1000: +9.4 ± 30.4 Elo (480
+    /// games, 200 ms/move, SPRT [0, 10] undecided), so it stays 1000.
     pub search_end: u32,
     /// With a match clock, the soft target moves with how settled the search is (see
     /// [`super::time::Pacing`]), and a root with a single playable move stops after its
