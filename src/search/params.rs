@@ -98,7 +98,8 @@ pub struct Params {
     /// searched a ply deeper when every other move stays below its stored score minus
     /// `se_margin` per ply in a search of half the depth without it. 6 (margin 4) scored
     /// +73.5 ± 30.7 Elo against off (480 games, 200 ms/move, SPRT [0, 10]) and about
-    /// +25 ± 50 at 1 s (170 games).
+    /// +25 ± 50 at 1 s (170 games). 4 against 6: +18.8 ± 30.3 (480 games, 200 ms,
+    /// undecided), so it stays 6.
     pub se_depth: i32,
     pub se_margin: i32,
     /// Internal iterative reduction: a node with at least this depth left and no table move
