@@ -312,7 +312,7 @@ impl Params {
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             "eval_avg" => self.eval_avg = parse(name, value)?,
-            "tt_eval" => self.tt_eval = parse(name, value)?,
+            "tt_eval" => self.tt_eval = parse::<u8>(name, value)? != 0,
             "smp_busy_depth" => self.smp_busy_depth = parse(name, value)?,
             "smp_vct_permille" => self.smp_vct_permille = parse(name, value)?,
             "smp_vct_nodes" => self.smp_vct_nodes = parse(name, value)?,
