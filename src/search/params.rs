@@ -123,6 +123,10 @@ pub struct Params {
     pub hist_shift: u32,
     /// Late-move reductions shrink by one ply per this much history (0: no history term).
     pub hist_lmr: i32,
+    /// Ordering bonus for the counter move: the move that last cut off after the
+    /// opponent's last move, by side and cell (a reply to a given stone is often the same
+    /// wherever it arises in the tree); at most the second killer's 2^19; 0 turns it off.
+    pub counter_bonus: i32,
     /// Static values below this size are averaged with the parent node's (see
     /// `Worker::smoothed`); 0 turns the averaging off.
     pub eval_avg: i32,
@@ -222,6 +226,7 @@ impl Default for Params {
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
+            counter_bonus: 0,
             beam_proof: true,
             eval_avg: 0,
             tt_eval: false,
@@ -310,6 +315,7 @@ impl Params {
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
+            "counter_bonus" => self.counter_bonus = parse::<i32>(name, value)?.clamp(0, 1 << 19),
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             "eval_avg" => self.eval_avg = parse(name, value)?,
             "tt_eval" => self.tt_eval = parse::<u8>(name, value)? != 0,

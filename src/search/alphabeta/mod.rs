@@ -69,6 +69,9 @@ struct Worker<'a, G: Tactics> {
     killers: Vec<[Option<Move>; 2]>,
     /// History score by cell, per side to move.
     history: Vec<i32>,
+    /// The last cutoff move played in reply to a stone, indexed like `history` by the side
+    /// to move and the opponent's last cell (see [`Params::counter_bonus`]).
+    counters: Vec<Option<Move>>,
     moves: Vec<Vec<ScoredMove>>,
     /// Moves a node put off because another thread was searching their positions, by ply.
     deferred: Vec<Vec<ScoredMove>>,
@@ -126,6 +129,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             aborted: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; 2 * cells],
+            counters: vec![None; 2 * cells],
             moves: vec![Vec::new(); MAX_PLY + 1],
             deferred: vec![Vec::new(); MAX_PLY + 1],
             deferrals: 0,
@@ -150,6 +154,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
     fn sharing(mut self, busy: Option<&'a BusyTable>) -> Self {
         self.busy = busy.filter(|_| self.params.smp_busy_depth > 0);
         self
+    }
+
+    /// Where the counter move to the opponent's last stone is kept, if the counter moves
+    /// are on and there is a last stone.
+    fn counter_index(&self) -> Option<usize> {
+        if self.params.counter_bonus == 0 {
+            return None;
+        }
+        self.game.last_move().map(|last| self.hist_index(last))
+    }
+
+    fn counter_move(&self) -> Option<Move> {
+        self.counter_index().and_then(|i| self.counters[i])
     }
 
     fn hist_index(&self, m: Move) -> usize {
@@ -201,6 +218,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         list.clear();
         self.game.candidates_unsorted(&mut list);
         let killers = self.killers[ply];
+        let counter = self.counter_move();
         for sm in list.iter_mut() {
             let bonus = if Some(sm.mv) == tt_move {
                 1 << 28
@@ -208,6 +226,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 1 << 20
             } else if Some(sm.mv) == killers[1] {
                 1 << 19
+            } else if Some(sm.mv) == counter {
+                self.params.counter_bonus
             } else {
                 0
             };
@@ -675,6 +695,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             k[1] = k[0];
             k[0] = Some(m);
         }
+        if let Some(ci) = self.counter_index() {
+            self.counters[ci] = Some(m);
+        }
         let hi = self.hist_index(m);
         if !self.params.hist_gravity {
             self.history[hi] += depth * depth;
@@ -1098,6 +1121,9 @@ mod tests {
         );
         assert_eq!(p.set("nope", "1"), Err(ParamError::Unknown("nope".into())));
         assert_eq!(p.beam, 12);
+        // The counter move's bonus never passes the second killer's, whatever is asked for.
+        p.set("counter_bonus", "99999999").unwrap();
+        assert_eq!(p.counter_bonus, 1 << 19);
     }
 
     #[test]
