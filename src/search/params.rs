@@ -127,6 +127,15 @@ pub struct Params {
     /// opponent's last move, by side and cell (a reply to a given stone is often the same
     /// wherever it arises in the tree); at most the second killer's 2^19; 0 turns it off.
     pub counter_bonus: i32,
+    /// Once a PV node raises alpha (without a cutoff), its remaining moves get this many
+    /// plies less, between 3 and 11 plies left and for non-decisive scores: the node has a
+    /// good move in hand and the rest are searched mostly to confirm it (Rapfi and
+    /// Stockfish do this). 0 turns it off.
+    pub alpha_red: i32,
+    /// A move that makes an open three or better for a side whose previous move (two plies
+    /// up) did too is reduced this many plies less: a continuing attack is the line a
+    /// threat sequence follows. 0 turns it off.
+    pub lmr_attack: i32,
     /// Static values below this size are averaged with the parent node's (see
     /// `Worker::smoothed`); 0 turns the averaging off.
     pub eval_avg: i32,
@@ -227,6 +236,8 @@ impl Default for Params {
             hist_shift: 4,
             hist_lmr: 0,
             counter_bonus: 0,
+            alpha_red: 0,
+            lmr_attack: 0,
             beam_proof: true,
             eval_avg: 0,
             tt_eval: false,
@@ -315,6 +326,8 @@ impl Params {
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
+            "alpha_red" => self.alpha_red = parse::<i32>(name, value)?.clamp(0, 2),
+            "lmr_attack" => self.lmr_attack = parse::<i32>(name, value)?.clamp(0, 3),
             "counter_bonus" => self.counter_bonus = parse::<i32>(name, value)?.clamp(0, 1 << 19),
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
             "eval_avg" => self.eval_avg = parse(name, value)?,

@@ -79,6 +79,8 @@ struct Worker<'a, G: Tactics> {
     deferrals: u64,
     /// Scratch list of the moves a node searched before its cutoff move.
     tried: Vec<Move>,
+    /// The code each ply's move made for its mover (with [`Params::lmr_attack`] on).
+    attacks: Vec<Code>,
     /// The move a singular-extension test leaves out, by ply.
     excluded: Vec<Option<Move>>,
     /// The quiescence search's four moves, by ply.
@@ -134,6 +136,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             deferred: vec![Vec::new(); MAX_PLY + 1],
             deferrals: 0,
             tried: Vec::new(),
+            attacks: vec![Code::None; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
@@ -502,6 +505,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             }
             let ext = ext - fhr(&self.game, m);
+            if self.params.lmr_attack > 0 {
+                self.attacks[p] = self.game.move_codes(m)[0];
+            }
             self.play(m);
             let s = -self.negamax(depth - 1 + ext, ply + 1, -beta, -alpha, pv, !cut && !pv);
             self.game.undo();
@@ -512,6 +518,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             best_move = Some(m);
             if s > alpha {
                 alpha = s;
+                if s < beta {
+                    depth -= self.alpha_reduction(depth, s);
+                }
                 if s >= beta {
                     self.on_cutoff(p, m, depth, &[]);
                     self.tt.store(
@@ -575,11 +584,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
-            let attack = if move_count_pruning || self.params.lmr_log > 0 {
-                self.game.move_codes(m)[0]
-            } else {
-                Code::None
-            };
+            let attack =
+                if move_count_pruning || self.params.lmr_log > 0 || self.params.lmr_attack > 0 {
+                    self.game.move_codes(m)[0]
+                } else {
+                    Code::None
+                };
+            self.attacks[p] = attack;
             // Move-count pruning: once a move that does not lose is in hand, the late quiet
             // moves of a shallow node are not worth their subtrees.
             if searched >= limit && best > -WIN_MIN && !attack.is_four() {
@@ -608,7 +619,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
             } else {
                 let hist = self.history[self.hist_index(m)];
-                let r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
+                let mut r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
+                if self.params.lmr_attack > 0
+                    && r > 0
+                    && p >= 2
+                    && attack >= Code::OpenThree
+                    && self.attacks[p - 2] >= Code::OpenThree
+                {
+                    r = (r - self.params.lmr_attack).max(0);
+                }
                 let r = if self.params.hist_lmr > 0 && r > 0 {
                     (r - hist / self.params.hist_lmr).clamp(0, depth - 1)
                 } else {
@@ -631,6 +650,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 best_move = Some(m);
                 if s > alpha {
                     alpha = s;
+                    if s < beta {
+                        depth -= self.alpha_reduction(depth, s);
+                    }
                     if s >= beta {
                         let mut tried = std::mem::take(&mut self.tried);
                         tried.clear();
@@ -684,6 +706,18 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return e;
         }
         (e - parent) / 2
+    }
+
+    /// Plies the moves left at a node lose once `s` raised its alpha at `depth` plies
+    /// (see [`Params::alpha_red`]).
+    #[inline]
+    fn alpha_reduction(&self, depth: i32, s: i32) -> i32 {
+        let r = self.params.alpha_red;
+        if r > 0 && depth > 2 && depth < 12 && !is_decisive(s) {
+            r
+        } else {
+            0
+        }
     }
 
     /// Killer and history credit for a move that caused a beta cutoff; with
@@ -798,6 +832,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 continue;
             }
             self.root_playable += 1;
+            if self.params.lmr_attack > 0 {
+                self.attacks[0] = self.game.move_codes(m)[0];
+            }
             self.play(m);
             let mut s;
             if best.is_none() {
@@ -1124,6 +1161,9 @@ mod tests {
         // The counter move's bonus never passes the second killer's, whatever is asked for.
         p.set("counter_bonus", "99999999").unwrap();
         assert_eq!(p.counter_bonus, 1 << 19);
+        p.set("alpha_red", "1").unwrap();
+        p.set("lmr_attack", "9").unwrap();
+        assert_eq!((p.alpha_red, p.lmr_attack), (1, 3));
     }
 
     #[test]
