@@ -130,7 +130,8 @@ pub struct Params {
     /// Once a PV node raises alpha (without a cutoff), its remaining moves get this many
     /// plies less, between 3 and 11 plies left and for non-decisive scores: the node has a
     /// good move in hand and the rest are searched mostly to confirm it (Rapfi and
-    /// Stockfish do this). 0 turns it off.
+    /// Stockfish do this). 0 turns it off. 1 against 0: −10.8 ± 37.4 Elo (321 games,
+    /// 200 ms/move, stopped leaning negative), so off.
     pub alpha_red: i32,
     /// A move that makes an open three or better for a side whose previous move (two plies
     /// up) did too is reduced this many plies less: a continuing attack is the line a
