@@ -505,9 +505,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             }
             let ext = ext - fhr(&self.game, m);
-            if self.params.lmr_attack > 0 {
-                self.attacks[p] = self.game.move_codes(m)[0];
-            }
+            self.note_attack(p, m);
             self.play(m);
             let s = -self.negamax(depth - 1 + ext, ply + 1, -beta, -alpha, pv, !cut && !pv);
             self.game.undo();
@@ -708,6 +706,16 @@ impl<'a, G: Tactics> Worker<'a, G> {
         (e - parent) / 2
     }
 
+    /// Records at `ply` the code that `m` makes for the side to move, which
+    /// [`Params::lmr_attack`] reads two plies down (the node's move loop records the code
+    /// it has already read).
+    #[inline]
+    fn note_attack(&mut self, ply: usize, m: Move) {
+        if self.params.lmr_attack > 0 {
+            self.attacks[ply] = self.game.move_codes(m)[0];
+        }
+    }
+
     /// Plies the moves left at a node lose once `s` raised its alpha at `depth` plies
     /// (see [`Params::alpha_red`]).
     #[inline]
@@ -832,9 +840,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 continue;
             }
             self.root_playable += 1;
-            if self.params.lmr_attack > 0 {
-                self.attacks[0] = self.game.move_codes(m)[0];
-            }
+            self.note_attack(0, m);
             self.play(m);
             let mut s;
             if best.is_none() {
