@@ -138,7 +138,8 @@ pub struct Params {
     /// A move that makes an open three or better for a side whose previous move (two plies
     /// up) did too is reduced this many plies less: a continuing attack is the line a
     /// threat sequence follows. 0 turns it off. 1 against 0 (counter move on): +24.7 ± 30.6
-    /// Elo (480 games, 200 ms/move, SPRT [0, 10] undecided); off until a 1 s run confirms it.
+    /// Elo (480 games, 200 ms/move, SPRT [0, 10] undecided), but −6.4 ± 63.2 at 1 s/move
+    /// (109 games, stopped with no sign of a gain), so off.
     pub lmr_attack: i32,
     /// Static values below this size are averaged with the parent node's (see
     /// `Worker::smoothed`); 0 turns the averaging off.
