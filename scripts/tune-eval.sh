@@ -1,19 +1,41 @@
 #!/usr/bin/env bash
 # Regenerates the evaluation weights (src/game/gomoku/weights.rs) from self-play games:
 # near-level openings from `wuzi-arena gen-openings`, games between two copies of the current
-# release build, then `pbrain-wuzi tune` (Texel's method, see src/tune.rs) on all of them.
-# The games (tens of MB) stay out of git, in arena-out/tune-*; the fitted weights go in.
+# release build, optionally every position scored by a deeper search of the same build (the
+# teacher, scripts/label-positions.py), then `pbrain-wuzi tune` (Texel's method, see
+# src/tune.rs). The games and labels (tens of MB) stay out of git, in arena-out/tune-*; the
+# fitted weights go in.
 #
-#   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--out DIR] [--write] [OLD_GAMES.jsonl…]
+#   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--concurrency N]
+#                        [--teacher-depth D] [--teacher-weight W] [--teacher-within N]
+#                        [--out DIR] [--write] [OLD_GAMES.jsonl…]
 #
-#   --games N   self-play games to play (default 2000)
-#   --turn MS   timeout_turn of the self-play games (default 100)
-#   --seed S    seed of the openings and the schedule (default 12)
-#   --out DIR   where the games go (default arena-out/tune-<time>)
-#   --write     overwrite src/game/gomoku/weights.rs (default: print the fit only)
-#   OLD_GAMES   earlier games.jsonl files to fit on as well
+#   --games N            self-play games to play (default 2000)
+#   --turn MS            timeout_turn of the self-play games (default 100)
+#   --seed S             seed of the openings and the schedule (default 12)
+#   --concurrency N      games (and labelling processes) at once (default 1)
+#   --teacher-depth D    score every position with a depth-D search of the build and fit
+#                        to those scores (default: fit to the game results alone)
+#   --teacher-weight W   share of the teacher's score in each target (default 1)
+#   --teacher-within N   fit only positions the teacher scored within +-N (default 3000:
+#                        leaves out the positions its search found won or lost)
+#   --out DIR            where the games go (default arena-out/tune-<time>)
+#   --write              overwrite src/game/gomoku/weights.rs (default: print the fit only)
+#   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
+#                        their positions are left out: the teacher scores only the new ones)
 #
-# The weights committed now are a second fit on top of the first (tune starts from the build's
+# The weights committed now (2026-11-26) are a teacher fit on top of the earlier ones:
+#   scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8
+# 1,600 self-play games (at a 50 ms turn the build spends 5-30 ms a move; 24 moves a game
+# after the opening), 34,690 positions, each scored by a depth-8 search (about 75 ms a
+# position; 35 minutes on two cores); 19,428 of the scores were wins or losses found, so
+# 14,896 positions were fitted (held-out loss 0.021567 -> 0.017717). Against the weights
+# before, 200 ms/move self-play: +26.1 +/- 30.7 over 480 games (README, "What each technique
+# gained"). The same labels without the window (every position, the found wins included) fit
+# weights that lost -210.6 +/- 71.7 over 133 games: the decided positions taught the
+# evaluation that open twos and threes are worth little.
+#
+# The weights before were a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
 #   pbrain-wuzi tune --epochs 3000 --rate 3 RUNS/*/games.jsonl
 # on 5,042 games of 2026-11-24 at timeout_turn 200 (128,631 positions; held-out loss
@@ -34,15 +56,19 @@
 # timeout_turn) and 1,681 games at timeout_turn 300 (seed 14) of 851e56b.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-games=2000 turn=100 seed=12 out="" write=0
+games=2000 turn=100 seed=12 out="" write=0 conc=1 tdepth="" tweight=1 twithin=3000
 while [[ $# -gt 0 ]]; do
     case $1 in
         --games) games=$2; shift 2 ;;
         --turn) turn=$2; shift 2 ;;
         --seed) seed=$2; shift 2 ;;
+        --concurrency) conc=$2; shift 2 ;;
+        --teacher-depth) tdepth=$2; shift 2 ;;
+        --teacher-weight) tweight=$2; shift 2 ;;
+        --teacher-within) twithin=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --write) write=1; shift ;;
-        -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -57,9 +83,23 @@ bin="$root/target/release"
     --engine "cmd=$bin/pbrain-wuzi" name=b info=thread_num=1 \
     --openings "$out/openings.pos" --size 15 --rule 0 --reuse --seed "$seed" \
     --timeout-turn "$turn" --timeout-match 0 --tolerance 500 --games "$games" --quiet \
+    --concurrency "$conc" \
     --out "$out/selfplay"
 target=("--out" "$out/weights.rs")
 [[ $write == 1 ]] && target=("--out" "$root/src/game/gomoku/weights.rs")
-"$bin/pbrain-wuzi" tune --epochs 3000 --rate 3 "${target[@]}" \
-    --positions "$out/positions.txt" "$out/selfplay/games.jsonl" "$@"
+# The positions first (one epoch), so the teacher can score them before the fit.
+"$bin/pbrain-wuzi" tune --epochs 1 --out "$out/positions-pass.rs" \
+    --positions "$out/positions.txt" "$out/selfplay/games.jsonl" > /dev/null
+teacher=()
+if [[ -n $tdepth ]]; then
+    for ((i = 0; i < conc; i++)); do
+        python3 "$root/scripts/label-positions.py" "$bin/pbrain-wuzi" "$out/positions.txt" \
+            "$out/labels-$i.txt" --depth "$tdepth" --turn 3000 --shard "$i/$conc" &
+    done
+    wait
+    cat "$out"/labels-*.txt > "$out/labels.txt"
+    teacher=(--teacher "$out/labels.txt" --teacher-weight "$tweight" --teacher-within "$twithin")
+fi
+"$bin/pbrain-wuzi" tune --epochs 3000 --rate 3 "${target[@]}" "${teacher[@]}" \
+    "$out/selfplay/games.jsonl" "$@"
 echo "weights: ${target[1]}; positions (pos, result, eval): $out/positions.txt"

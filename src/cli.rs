@@ -198,6 +198,9 @@ pub struct TuneArgs {
     /// Share of the teacher's score in each position's target (the game result has the rest)
     #[arg(long, value_name = "W", default_value_t = 0.5)]
     pub teacher_weight: f64,
+    /// Fit only the positions the teacher scored within +-N (drops unscored and decided ones)
+    #[arg(long, value_name = "N", requires = "teacher")]
+    pub teacher_within: Option<i32>,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -216,6 +219,7 @@ impl TuneArgs {
             l2: self.l2,
             teacher: self.teacher.clone(),
             teacher_weight: self.teacher_weight,
+            teacher_within: self.teacher_within,
         }
     }
 }

@@ -72,6 +72,8 @@ pub struct TuneOptions {
     pub teacher: Option<PathBuf>,
     /// Share of the teacher's win probability in a position's target.
     pub teacher_weight: f64,
+    /// Fit only the positions the teacher scored within ± this many points.
+    pub teacher_within: Option<i32>,
 }
 
 impl Default for TuneOptions {
@@ -86,6 +88,7 @@ impl Default for TuneOptions {
             order: false,
             teacher: None,
             teacher_weight: 0.5,
+            teacher_within: None,
         }
     }
 }
@@ -110,6 +113,15 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     }
     if let Some(p) = &opts.teacher {
         let scores = read_teacher(p)?;
+        if let Some(within) = opts.teacher_within {
+            samples = keep_teacher_within(samples, &scores, within);
+            writeln!(
+                out,
+                "teacher {}: kept the {} positions it scored within +-{within}",
+                p.display(),
+                samples.len()
+            )?;
+        }
         let t = blend_teacher(&mut samples, &scores, opts.teacher_weight);
         writeln!(
             out,
@@ -288,6 +300,20 @@ pub fn read_teacher(path: &Path) -> Result<std::collections::HashMap<String, i32
         scores.insert(pos.to_string(), score);
     }
     Ok(scores)
+}
+
+/// The samples the teacher scored within `±within`: a search that has found a win scores
+/// the side's threats, not the quiet features the evaluation weighs, so its decided
+/// positions would only teach the evaluation to shout.
+pub fn keep_teacher_within(
+    samples: Vec<Sample>,
+    scores: &std::collections::HashMap<String, i32>,
+    within: i32,
+) -> Vec<Sample> {
+    samples
+        .into_iter()
+        .filter(|s| scores.get(&s.pos).is_some_and(|t| t.abs() <= within))
+        .collect()
 }
 
 /// What [`blend_teacher`] did.
@@ -691,6 +717,34 @@ mod tests {
         contra.insert("x".to_string(), 20_000);
         blend_teacher(&mut more, &contra, 0.25);
         assert!((more[40].result - 0.25).abs() < 1e-3, "{}", more[40].result);
+    }
+
+    /// Only the positions the teacher scored inside the window stay.
+    #[test]
+    fn teacher_window_drops_unscored_and_decided_positions() {
+        let sample = |pos: &str| Sample {
+            features: Vec::new(),
+            result: 1.0,
+            eval: 0,
+            game: 0,
+            pos: pos.to_string(),
+        };
+        let samples = ["quiet", "won", "lost", "unscored", "edge"]
+            .map(sample)
+            .to_vec();
+        let scores: std::collections::HashMap<String, i32> = [
+            ("quiet", 120),
+            ("won", 20_000),
+            ("lost", -20_000),
+            ("edge", -3000),
+        ]
+        .map(|(p, s)| (p.to_string(), s))
+        .into();
+        let kept: Vec<String> = keep_teacher_within(samples, &scores, 3000)
+            .into_iter()
+            .map(|s| s.pos)
+            .collect();
+        assert_eq!(kept, ["quiet", "edge"]);
     }
 
     #[test]
