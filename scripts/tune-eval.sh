@@ -24,7 +24,8 @@
 #   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
 #                        their positions are left out: the teacher scores only the new ones)
 #
-# The weights committed now (2026-11-26) are a teacher fit on top of the earlier ones:
+# A teacher fit of 2026-11-26 on top of the committed weights (measured, not committed yet:
+# README, "The evaluation fitted to a teacher"):
 #   scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8
 # 1,600 self-play games (at a 50 ms turn the build spends 5-30 ms a move; 24 moves a game
 # after the opening), 34,690 positions, each scored by a depth-8 search (about 75 ms a
@@ -35,7 +36,7 @@
 # weights that lost -210.6 +/- 71.7 over 133 games: the decided positions taught the
 # evaluation that open twos and threes are worth little.
 #
-# The weights before were a second fit on top of the first (tune starts from the build's
+# The committed weights are a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
 #   pbrain-wuzi tune --epochs 3000 --rate 3 RUNS/*/games.jsonl
 # on 5,042 games of 2026-11-24 at timeout_turn 200 (128,631 positions; held-out loss
