@@ -88,9 +88,9 @@ bin="$root/target/release"
     --out "$out/selfplay"
 target=("--out" "$out/weights.rs")
 [[ $write == 1 ]] && target=("--out" "$root/src/game/gomoku/weights.rs")
-# The positions first (one epoch), so the teacher can score them before the fit.
-"$bin/pbrain-wuzi" tune --epochs 1 --out "$out/positions-pass.rs" \
-    --positions "$out/positions.txt" "$out/selfplay/games.jsonl" > /dev/null
+# The positions first (one epoch, its weights thrown away), so the teacher can score them.
+"$bin/pbrain-wuzi" tune --epochs 1 --positions "$out/positions.txt" \
+    "$out/selfplay/games.jsonl" > /dev/null
 teacher=()
 if [[ -n $tdepth ]]; then
     for ((i = 0; i < conc; i++)); do
