@@ -24,19 +24,19 @@
 #   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
 #                        their positions are left out: the teacher scores only the new ones)
 #
-# A teacher fit of 2026-11-26 on top of the committed weights (measured, not committed yet:
-# README, "The evaluation fitted to a teacher"):
+# The committed weights are a teacher fit of 2026-11-26 on top of the earlier fits below
+# (README, "The evaluation fitted to a teacher"):
 #   scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8
 # 1,600 self-play games (at a 50 ms turn the build spends 5-30 ms a move; 24 moves a game
 # after the opening), 34,690 positions, each scored by a depth-8 search (about 75 ms a
 # position; 35 minutes on two cores); 19,428 of the scores were wins or losses found, so
 # 14,896 positions were fitted (held-out loss 0.021567 -> 0.017717). Against the weights
-# before, 200 ms/move self-play: +26.1 +/- 30.7 over 480 games (README, "What each technique
-# gained"). The same labels without the window (every position, the found wins included) fit
+# before, self-play: +26.1 +/- 30.7 over 480 games at 200 ms/move, +47.2 +/- 47.8 over 200
+# at 1 s (README, "What each technique gained"). The same labels without the window (every position, the found wins included) fit
 # weights that lost -210.6 +/- 71.7 over 133 games: the decided positions taught the
 # evaluation that open twos and threes are worth little.
 #
-# The committed weights are a second fit on top of the first (tune starts from the build's
+# The weights before it were a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
 #   pbrain-wuzi tune --epochs 3000 --rate 3 RUNS/*/games.jsonl
 # on 5,042 games of 2026-11-24 at timeout_turn 200 (128,631 positions; held-out loss
