@@ -32,9 +32,9 @@
 # position; 35 minutes on two cores); 19,428 of the scores were wins or losses found, so
 # 14,896 positions were fitted (held-out loss 0.021567 -> 0.017717). Against the weights
 # before, self-play: +26.1 +/- 30.7 over 480 games at 200 ms/move, +47.2 +/- 47.8 over 200
-# at 1 s (README, "What each technique gained"). The same labels without the window (every position, the found wins included) fit
-# weights that lost -210.6 +/- 71.7 over 133 games: the decided positions taught the
-# evaluation that open twos and threes are worth little.
+# at 1 s (README, "What each technique gained"). The same labels without the window (every
+# position, the found wins included) fit weights that lost -210.6 +/- 71.7 over 133 games:
+# the decided positions taught the evaluation that open twos and threes are worth little.
 #
 # The weights before it were a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
