@@ -38,7 +38,8 @@
 # A second round on top of these weights (2026-11-27: the same command with --seed 42 run
 # by this build, 37,977 positions, 15,843 fitted; held-out loss 0.015715 -> 0.015180) scored
 # +13.8 +/- 31.0 over 480 games at 200 ms but -53.0 +/- 61.9 over 119 at 1 s against these
-# weights, so it was not kept: the weights already sit close to their own depth-8 search.
+# weights; fitted on both rounds' labels, -33.8 +/- 32.5 over 433 at 200 ms. Neither was
+# kept: the weights already sit close to their own depth-8 search.
 #
 # The weights before it were a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
