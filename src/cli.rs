@@ -280,6 +280,10 @@ pub struct SolveArgs {
     /// 2^26 entries unless --tt-entries) instead of reading positions
     #[arg(long, value_name = "FILE")]
     pub book: Option<std::path::PathBuf>,
+    /// connect4: print each position's evaluation terms (for scripts/c4-fit-eval.py)
+    /// instead of solving it
+    #[arg(long, conflicts_with = "book")]
+    pub features: bool,
     /// connect4 --book: deepest ply (stones on the board) of a stored position
     #[arg(long, value_name = "N", default_value_t = 24)]
     pub book_ply: usize,
@@ -326,6 +330,9 @@ impl SolveArgs {
                     )
                     .map_err(CliError::Failed);
                 }
+                if self.features {
+                    return connect4::features_cli(&o, input, out).map_err(CliError::Failed);
+                }
                 connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
             SolveGame::Mnk => {
@@ -335,6 +342,7 @@ impl SolveArgs {
                     ("--timeout-s", self.timeout_s.is_some()),
                     ("--threads", self.threads != 1),
                     ("--book", self.book.is_some()),
+                    ("--features", self.features),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {
                     return Err(usage(format!("{flag} applies to --game connect4 only")));

@@ -242,3 +242,41 @@ fn options_scripts_and_managers_use_still_work() {
     let first = text(&o.stdout);
     assert!(first.starts_with("4455 1 "), "{first}");
 }
+
+#[test]
+fn solve_features_prints_the_evaluation_terms() {
+    // A header naming the terms, then one line per position with as many numbers; a bad
+    // position gets an ERROR line and the rest still come out.
+    let o = run(
+        &["solve", "--features", "--width", "12", "--height", "6"],
+        "-\n4a5b6c\n77777777\n556677a\n",
+    );
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    let names: Vec<&str> = lines[0].split_whitespace().collect();
+    assert_eq!(names[..3], ["#", "position", "windows1"], "{out}");
+    let terms = names.len() - 2;
+    let empty: Vec<&str> = lines[1].split_whitespace().collect();
+    assert_eq!(empty.len(), terms + 1, "{out}");
+    // The empty board: no window, threat or verdict; only the first player's sign.
+    assert_eq!(empty[0], "-");
+    assert!(
+        empty[1..].iter().filter(|x| **x != "0").count() == 1,
+        "{out}"
+    );
+    assert!(lines[3].starts_with("77777777 ERROR"), "{out}");
+    // X to move with three in a row on the bottom of a 12-wide board, open at both ends:
+    // more windows of three and more threats than O.
+    let x: Vec<i32> = lines[2]
+        .split_whitespace()
+        .skip(1)
+        .map(|v| v.parse().unwrap())
+        .collect();
+    assert_eq!(x.len(), terms);
+    assert!(x[2] > 0 && x[3] + x[4] > 0, "{out}");
+    // mnk has no such terms.
+    let o = run(&["solve", "--game", "mnk", "--features"], "\n");
+    assert_eq!(o.status.code(), Some(2));
+}

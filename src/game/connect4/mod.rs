@@ -10,6 +10,7 @@
 //! alignment count of [`windows`], with the zugzwang verdict of [`zugzwang`].
 
 pub mod bits;
+pub mod eval_weights;
 pub mod position;
 pub mod windows;
 pub mod zugzwang;

@@ -5,6 +5,7 @@
 //! rows for the second).
 
 use super::bits::Bits;
+use super::eval_weights as fitted;
 use super::position::{Geometry, Position};
 use super::zugzwang;
 use crate::base::score::WIN_MIN;
@@ -23,6 +24,24 @@ pub(crate) const STACKED_THREATS: i32 = 1500;
 /// much as a stacked pair. On 12×6 at 300 ms/move, 1500 beat 800 by 59.5% over 100 games;
 /// 300 lost to 800 (43.0%) and 3000 only drew with it (50.0%).
 pub(crate) const ZUGZWANG_WIN: i32 = 1500;
+
+/// The terms of [`Windows::features`], in order.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "windows1",
+    "windows2",
+    "windows3",
+    "threats_good_row",
+    "threats_other_row",
+    "stacked_threats",
+    "zugzwang",
+    "first_player",
+    "lowest_threats_good",
+    "lowest_threats_bad",
+    "threats_above_playable",
+    "threats_two_above_playable",
+];
+/// Terms in [`Windows::features`].
+pub const FEATURES: usize = 12;
 
 /// The windows of a geometry: every line of k cells, and per cell the windows through it.
 pub struct Windows<B: Bits> {
@@ -123,14 +142,79 @@ impl<B: Bits> Windows<B> {
     }
 
     /// [`Windows::evaluate`] plus the zugzwang verdict of the threats on the board, from
-    /// the side to move's point of view.
+    /// the side to move's point of view: the hand-set evaluation, still the default player's
+    /// on boards where k is not 4 ([`Windows::evaluate_leaf`]).
     pub fn evaluate_zugzwang(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
         let v = self.evaluate(g, p);
-        let cols = zugzwang::threat_columns(g, p, self.odd_empty);
-        let first = i32::from(zugzwang::verdict(cols, g.cells() % 2 == 1));
+        let first = i32::from(self.zugzwang_first(g, p));
         let me_first = p.moves.is_multiple_of(2);
         let mine = if me_first { first } else { -first };
         (v + ZUGZWANG_WIN * mine).clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    fn zugzwang_first(&self, g: &Geometry<B>, p: &Position<B>) -> i8 {
+        let cols = zugzwang::threat_columns(g, p, self.odd_empty);
+        zugzwang::verdict(cols, g.cells() % 2 == 1)
+    }
+
+    /// The default player's leaf evaluation: the weights fitted to solved positions
+    /// ([`fitted`]) on four in a row, the hand-set [`Windows::evaluate_zugzwang`] otherwise.
+    pub fn evaluate_leaf(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+        if g.k != fitted::K {
+            return self.evaluate_zugzwang(g, p);
+        }
+        let f = self.features(g, p);
+        let v: i32 = f.iter().zip(fitted::WEIGHTS).map(|(x, w)| x * w).sum();
+        v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
+    }
+
+    /// The terms of the evaluation ([`FEATURE_NAMES`]), from the side to move's point of
+    /// view: each is the side to move's count minus the other side's, except the two
+    /// signs (the zugzwang verdict and who moved first).
+    pub fn features(&self, g: &Geometry<B>, p: &Position<B>) -> [i32; FEATURES] {
+        let me = p.current;
+        let opp = p.current ^ p.mask;
+        let mut f = [0i32; FEATURES];
+        for &w in &self.all {
+            let (a, b) = ((me & w).count_ones(), (opp & w).count_ones());
+            if b == 0 && (1..=3).contains(&a) {
+                f[a as usize - 1] += 1;
+            } else if a == 0 && (1..=3).contains(&b) {
+                f[b as usize - 1] -= 1;
+            }
+        }
+        let me_first = p.moves.is_multiple_of(2);
+        let (my_good, opp_good) = if me_first {
+            (self.odd_rows, !self.odd_rows)
+        } else {
+            (!self.odd_rows, self.odd_rows)
+        };
+        let mine = g.winning_cells(me, p.mask);
+        let theirs = g.winning_cells(opp, p.mask);
+        let count = |b: B| b.count_ones() as i32;
+        f[3] = count(mine & my_good) - count(theirs & opp_good);
+        f[4] = count(mine & !my_good) - count(theirs & !opp_good);
+        f[5] = i32::from(!(mine & mine.shl(1)).is_zero())
+            - i32::from(!(theirs & theirs.shl(1)).is_zero());
+        let sign = if me_first { 1 } else { -1 };
+        f[6] = sign * i32::from(self.zugzwang_first(g, p));
+        f[7] = sign;
+        let cols = zugzwang::threat_columns(g, p, self.odd_empty);
+        // Each side's lowest threats on the parity that favours it at the zugzwang point,
+        // and on the other.
+        let (first_good, first_bad) = (cols.first_odd as i32, cols.first_even as i32);
+        let (second_good, second_bad) = (cols.second_even as i32, cols.second_odd as i32);
+        f[8] = sign * (first_good - second_good);
+        f[9] = sign * (first_bad - second_bad);
+        // A threat right above a playable cell forbids that cell to the other side: the
+        // column is frozen until someone gives in, and the other side has one move fewer.
+        let possible = p.possible(g);
+        let above = possible.shl(1);
+        f[10] = count(mine & above) - count(theirs & above);
+        // Two above: whoever plays the playable cell, the other side may not follow on it.
+        let above2 = (above & g.board).shl(1);
+        f[11] = count(mine & above2) - count(theirs & above2);
+        f
     }
 
     /// Σ over the windows through a cell still open for `stones`' owner of s² / (to fill + 1),
@@ -192,6 +276,69 @@ mod tests {
         );
         const { assert!(ZUGZWANG_WIN >= STACKED_THREATS) };
         assert_eq!(w.evaluate_zugzwang(&g, &Position::empty()), 0);
+    }
+
+    /// The features weighted as the hand-set evaluation weighs them give that evaluation
+    /// back, on both players' turns and with threats, stacks and a zugzwang on the board.
+    #[test]
+    fn features_rebuild_the_hand_set_evaluation() {
+        let hand = [
+            4,
+            21,
+            72,
+            120,
+            50,
+            STACKED_THREATS,
+            ZUGZWANG_WIN,
+            0,
+            0,
+            0,
+            0,
+            0,
+        ];
+        for (w, h, seqs) in [
+            (7, 6, ["", "4", "2233447", "41516", "4455", "3344557"]),
+            (12, 6, ["", "6", "45678", "4a5b6c", "556677a", "1122335"]),
+        ] {
+            let g = Geometry::<u128>::new(w, h, 4).unwrap();
+            let win = Windows::new(&g);
+            for seq in seqs {
+                let p = parse_sequence(&g, seq).unwrap();
+                let f = win.features(&g, &p);
+                let v: i32 = f.iter().zip(hand).map(|(x, w)| x * w).sum();
+                assert_eq!(v, win.evaluate_zugzwang(&g, &p), "{w}x{h} {seq}: {f:?}");
+                // Mirroring the colours' roles is not possible, but mirroring the board
+                // must not change a single term.
+                assert_eq!(win.features(&g, &p.mirrored(&g)), f, "{w}x{h} {seq}");
+            }
+        }
+    }
+
+    /// The threat terms and the signs, on a position where both sides have threats on
+    /// their good rows, X's below O's, and the second player is to move.
+    #[test]
+    fn threat_terms_count_per_side() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        // X: 2, 3, 4 on the bottom row (threats at 1 and 5, both on X's odd row 1); O to
+        // move, the second player.
+        let p = parse_sequence(&g, "2233447").unwrap();
+        let f = w.features(&g, &p);
+        // O holds 2, 3, 4 on the second row: two threats there (O's good, even row), right
+        // above X's; each side has two windows of three.
+        assert_eq!(f[7], -1, "O moved second");
+        assert_eq!((f[2], f[3], f[4], f[5]), (0, 0, 0, 0));
+        // Only the lowest threat of a column counts: both are X's, on its parity.
+        assert_eq!(f[8], -2);
+        assert_eq!(f[9], 0);
+        assert_eq!(f[6], -1, "X wins the zugzwang");
+        // O's two threats sit right above playable cells (X's own threats), none two above.
+        assert_eq!((f[10], f[11]), (2, 0));
+        // X on the third row of columns 2-4, O on the second, columns 1 and 5 empty, O to
+        // move: O's threats right above the playable cells, X's two above them.
+        let p = parse_sequence(&g, "222343344").unwrap();
+        let f = w.features(&g, &p);
+        assert_eq!((f[10], f[11]), (2, -2));
     }
 
     /// The alignment part ignores threats; the full evaluation adds them.

@@ -8,8 +8,9 @@
 //! moves and a history of cut-offs, then the centre. The solver's safety rules hold at every
 //! node (take a win, never play under the other side's threat, a single forced block is the
 //! only move), and a node with one move left is extended rather than counted as a ply: a
-//! forced line costs no depth. Leaves are scored by [`Windows::evaluate_zugzwang`]: the
-//! alignment count, the threats by row parity, and who wins the zugzwang at the end.
+//! forced line costs no depth. Leaves are scored by [`Windows::evaluate_leaf`]: the
+//! windows by stones, the threats by row parity and by their place above the playable
+//! cells, who wins the zugzwang at the end, weighted as fitted to solved positions.
 //!
 //! Unlike the classic beam player's search ([`super::heuristic`]) nothing is cut by width:
 //! a beam drops the quiet moves that set up a zugzwang many plies later.
@@ -306,7 +307,7 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         // A forced move costs no depth.
         let depth = if nl.has_several() { depth } else { depth + 1 };
         if depth == 0 {
-            return self.win.evaluate_zugzwang(g, p);
+            return self.win.evaluate_leaf(g, p);
         }
         let key = mix64(p.key().digest());
         let mut tt_col = 0;

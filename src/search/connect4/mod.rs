@@ -14,7 +14,7 @@ pub mod shipped_book;
 pub mod solve_cli;
 pub mod solver;
 
-pub use solve_cli::{bench_sets, solve_cli, SetStats, SolveOptions};
+pub use solve_cli::{bench_sets, features_cli, solve_cli, SetStats, SolveOptions};
 
 use crate::base::score::{mate_in, DRAW, WIN};
 use crate::game::connect4::bits::{Bits, Wide};

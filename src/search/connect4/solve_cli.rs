@@ -14,6 +14,7 @@ use super::parallel::solve_parallel;
 use super::solver::{TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
 use crate::game::connect4::position::{parse_sequence, Geometry};
+use crate::game::connect4::windows::{Windows, FEATURE_NAMES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
 use anyhow::Context;
 use std::io::{BufRead, Write};
@@ -201,6 +202,44 @@ pub fn solve_cli(
 ) -> anyhow::Result<()> {
     o.check()?;
     crate::game::connect4::with_bits!(o.width, o.height, run(o, input, out))
+}
+
+fn features_run<B: Bits>(
+    o: &SolveOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
+    let win = Windows::new(&g);
+    for line in input.lines() {
+        let line = line?;
+        let Some(seq) = line.split_whitespace().next() else {
+            continue;
+        };
+        let moves = if seq == EMPTY_BOARD { "" } else { seq };
+        match parse_sequence(&g, moves) {
+            Ok(p) => {
+                let f = win.features(&g, &p).map(|x| x.to_string());
+                writeln!(out, "{seq} {}", f.join(" "))?
+            }
+            Err(e) => writeln!(out, "{seq} ERROR {e}")?,
+        }
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// `pbrain-wuzi solve --features`: the default player's evaluation terms of each position
+/// on `input` ([`FEATURE_NAMES`], the side to move's view), `position f1 f2 …` a line, for
+/// fitting the weights to solved positions (`scripts/c4-fit-eval.py`).
+pub fn features_cli(
+    o: &SolveOptions,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    o.check()?;
+    writeln!(out, "# position {}", FEATURE_NAMES.join(" "))?;
+    crate::game::connect4::with_bits!(o.width, o.height, features_run(o, input, out))
 }
 
 /// Mean figures over one benchmark set.
