@@ -197,9 +197,9 @@ impl<B: Bits> Windows<B> {
         f[5] = i32::from(!(mine & mine.shl(1)).is_zero())
             - i32::from(!(theirs & theirs.shl(1)).is_zero());
         let sign = if me_first { 1 } else { -1 };
-        f[6] = sign * i32::from(self.zugzwang_first(g, p));
-        f[7] = sign;
         let cols = zugzwang::threat_columns(g, p, self.odd_empty);
+        f[6] = sign * i32::from(zugzwang::verdict(cols, g.cells() % 2 == 1));
+        f[7] = sign;
         // Each side's lowest threats on the parity that favours it at the zugzwang point,
         // and on the other.
         let (first_good, first_bad) = (cols.first_odd as i32, cols.first_even as i32);

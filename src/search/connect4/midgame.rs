@@ -10,7 +10,7 @@
 //! only move), and a node with one move left is extended rather than counted as a ply: a
 //! forced line costs no depth. Leaves are scored by [`Windows::evaluate_leaf`]: the
 //! windows by stones, the threats by row parity and by their place above the playable
-//! cells, who wins the zugzwang at the end, weighted as fitted to solved positions.
+//! cells, who wins the zugzwang at the end (weights in `game/connect4/eval_weights.rs`).
 //!
 //! Unlike the classic beam player's search ([`super::heuristic`]) nothing is cut by width:
 //! a beam drops the quiet moves that set up a zugzwang many plies later.
