@@ -8,7 +8,7 @@ result (win 1, draw 1/2, loss 0 for the side to move; Newton's method with a sma
 the evaluation read as a logit through a scale fitted first to the current weights (Texel's
 method: the weights come out in the units the search already uses). One position in ten
 (by a hash of its string) is held out, and the log loss of the current and the fitted
-weights on it is printed. --out rewrites src/game/connect4/eval_weights.rs.
+weights on it is printed. --out rewrites src/game/connect4/eval_weights.rs (then run cargo fmt).
 
 usage: scripts/c4-fit-eval.py SOLVED... --bin target/release/pbrain-wuzi [--hand]
                               [--width 12] [--height 6] [--out src/game/connect4/eval_weights.rs]

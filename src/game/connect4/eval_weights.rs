@@ -1,5 +1,5 @@
 //! The default player's leaf evaluation weights for four in a row, one per term of
-//! [`super::windows::FEATURE_NAMES`], fitted to solved positions by
+//! `windows::FEATURE_NAMES`, fitted to solved positions by
 //! `scripts/c4-fit-eval.py` (which rewrites this file; see README, "Connect Four").
 //! Fitted: none kept. These are the hand-set evaluation's weights (`evaluate_zugzwang`);
 //!  the fit to 4,243 solved 12x6 positions (held-out log loss 0.651 -> 0.542) did not play
@@ -9,5 +9,4 @@
 pub const K: usize = 4;
 
 /// One weight per feature, in evaluation units.
-pub const WEIGHTS: [i32; super::windows::FEATURES] =
-    [4, 21, 72, 120, 50, 1500, 1500, 0, 0, 0, 0, 0];
+pub const WEIGHTS: [i32; 12] = [4, 21, 72, 120, 50, 1500, 1500, 0, 0, 0, 0, 0];

@@ -42,6 +42,7 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
 ];
 /// Terms in [`Windows::features`].
 pub const FEATURES: usize = 12;
+const _: () = assert!(fitted::WEIGHTS.len() == FEATURES);
 
 /// The windows of a geometry: every line of k cells, and per cell the windows through it.
 pub struct Windows<B: Bits> {
