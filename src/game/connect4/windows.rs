@@ -115,11 +115,9 @@ impl<B: Bits> Windows<B> {
         v.clamp(-WIN_MIN + 1, WIN_MIN - 1)
     }
 
-    /// The alignment evaluation with the threat terms, from the side to move's point of view.
-    pub fn evaluate(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
-        let me = p.current;
-        let opp = p.current ^ p.mask;
-        let mut v = self.alignment(g, p);
+    /// Whether the side to move moved first, both sides' threats (side to move first) and
+    /// the rows that favour each at the zugzwang point.
+    fn threats(&self, g: &Geometry<B>, p: &Position<B>) -> (bool, B, B, B, B) {
         // The first player is the one to move when an even number of stones is down.
         let me_first = p.moves.is_multiple_of(2);
         let (my_good, opp_good) = if me_first {
@@ -127,8 +125,15 @@ impl<B: Bits> Windows<B> {
         } else {
             (!self.odd_rows, self.odd_rows)
         };
-        let mine = g.winning_cells(me, p.mask);
-        let theirs = g.winning_cells(opp, p.mask);
+        let mine = g.winning_cells(p.current, p.mask);
+        let theirs = g.winning_cells(p.current ^ p.mask, p.mask);
+        (me_first, mine, theirs, my_good, opp_good)
+    }
+
+    /// The alignment evaluation with the threat terms, from the side to move's point of view.
+    pub fn evaluate(&self, g: &Geometry<B>, p: &Position<B>) -> i32 {
+        let mut v = self.alignment(g, p);
+        let (_, mine, theirs, my_good, opp_good) = self.threats(g, p);
         v += THREAT_GOOD_ROW * (mine & my_good).count_ones() as i32
             + THREAT_OTHER_ROW * (mine & !my_good).count_ones() as i32;
         v -= THREAT_GOOD_ROW * (theirs & opp_good).count_ones() as i32
@@ -184,14 +189,7 @@ impl<B: Bits> Windows<B> {
                 f[b as usize - 1] -= 1;
             }
         }
-        let me_first = p.moves.is_multiple_of(2);
-        let (my_good, opp_good) = if me_first {
-            (self.odd_rows, !self.odd_rows)
-        } else {
-            (!self.odd_rows, self.odd_rows)
-        };
-        let mine = g.winning_cells(me, p.mask);
-        let theirs = g.winning_cells(opp, p.mask);
+        let (me_first, mine, theirs, my_good, opp_good) = self.threats(g, p);
         let count = |b: B| b.count_ones() as i32;
         f[3] = count(mine & my_good) - count(theirs & opp_good);
         f[4] = count(mine & !my_good) - count(theirs & !opp_good);
