@@ -280,3 +280,38 @@ fn solve_features_prints_the_evaluation_terms() {
     let o = run(&["solve", "--game", "mnk", "--features"], "\n");
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn c4_losses_tells_a_blunder_from_a_game_lost_by_its_opening() {
+    // Four 7×6 games from two openings, each played with both colours, where the solver
+    // settles every position at once: in game 1 `default` throws away a won position with its
+    // first move; in games 2 and 4 it had the losing side of a decided opening all along.
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/c4-losses.py");
+    let games = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/connect4/arena-losses.jsonl"
+    );
+    let o = Command::new("python3")
+        .args([script, games, "--bin", BIN, "--engine", "default"])
+        .output()
+        .expect("python3 runs");
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    assert!(
+        lines[0].starts_with("game 1 opening 64115442265757253615 as B")
+            && lines[0].ends_with("blunder at ply 20 (won -> lost)"),
+        "{out}"
+    );
+    assert!(lines[1].starts_with("game 2 ") && lines[1].contains("lost from the opening"));
+    assert!(lines[2].starts_with("game 4 ") && lines[2].contains("lost from the opening"));
+    assert_eq!(
+        lines[3],
+        "default: 4 games, 3 lost: 1 blunders, 0 lost beyond the solver's reach, 2 lost from the opening"
+    );
+    assert_eq!(
+        lines[4],
+        "openings: 0 won both, 1 split, 1 lost both, 0 with a draw, 0 unpaired"
+    );
+}
