@@ -40,6 +40,12 @@ const NEAR_BEAM_SHARE: f64 = 0.3;
 /// Out of reach (early play on large boards), the share of the time to the optimum (or of
 /// the node budget) the solver gets before the heuristic search, which needs the rest.
 const FAR_SOLVER_SHARE: f64 = 0.2;
+/// Just beyond the solver's reach (up to this many empty cells past it), the solver's share
+/// instead: there a weak solve often ends in a few hundred milliseconds, and a win it proves
+/// is a game the heuristic search may still throw away (two of 23 losses at 1 s on 12×6
+/// were won positions at ply 33 played into a loss; see `scripts/c4-losses.py`).
+const BAND_SOLVER_SHARE: f64 = 0.5;
+const BAND_CELLS: usize = 8;
 /// Empty cells up to which a 7-wide position counts as within reach of the solver; see
 /// [`solver_reach`] for other widths.
 const SOLVER_REACH: usize = 42;
@@ -351,9 +357,10 @@ fn solver_player<B: Bits>(
         }
         (beam, nodes)
     } else {
-        let deadline = soft_share(start, limits.optimum, limits.maximum, FAR_SOLVER_SHARE);
+        let solver_share = far_solver_share(remaining, g.width);
+        let deadline = soft_share(start, limits.optimum, limits.maximum, solver_share);
         let solver_nodes = match (limits.max_nodes, timed) {
-            (Some(n), _) => Some(share(n, FAR_SOLVER_SHARE)),
+            (Some(n), _) => Some(share(n, solver_share)),
             (None, true) => None,
             (None, false) => Some(SOLVER_NODES_UNTIMED),
         };
@@ -375,6 +382,15 @@ fn solver_player<B: Bits>(
 /// exact solves took 0.29 s on average (0.63 s at most) against 2.3 s at ply 30.
 fn solver_reach(width: usize) -> usize {
     SOLVER_REACH.saturating_sub(width.saturating_sub(REACH_WIDTH))
+}
+
+/// The solver's share of a move out of its reach: larger in the band just beyond it.
+fn far_solver_share(remaining: usize, width: usize) -> f64 {
+    if remaining <= solver_reach(width) + BAND_CELLS {
+        BAND_SOLVER_SHARE
+    } else {
+        FAR_SOLVER_SHARE
+    }
 }
 
 /// When not even depth 1 finished: a move that does not lose at once, if any.
@@ -756,6 +772,15 @@ mod tests {
         assert_eq!(solver_reach(7), 42);
         assert_eq!(solver_reach(4), 42);
         assert_eq!(solver_reach(12), 37);
+    }
+
+    #[test]
+    fn the_solver_gets_more_just_beyond_its_reach() {
+        // 12×6: reach 37 empty cells; the band runs to 45 (ply 27).
+        assert_eq!(far_solver_share(38, 12), BAND_SOLVER_SHARE);
+        assert_eq!(far_solver_share(45, 12), BAND_SOLVER_SHARE);
+        assert_eq!(far_solver_share(46, 12), FAR_SOLVER_SHARE);
+        assert!(BAND_SOLVER_SHARE < 1.0 && FAR_SOLVER_SHARE < BAND_SOLVER_SHARE);
     }
 
     #[test]
