@@ -46,6 +46,7 @@ const FAR_SOLVER_SHARE: f64 = 0.2;
 /// were won positions at ply 33 played into a loss; see `scripts/c4-losses.py`).
 const BAND_SOLVER_SHARE: f64 = 0.5;
 const BAND_CELLS: usize = 8;
+const _: () = assert!(FAR_SOLVER_SHARE < BAND_SOLVER_SHARE && BAND_SOLVER_SHARE < 1.0);
 /// Empty cells up to which a 7-wide position counts as within reach of the solver; see
 /// [`solver_reach`] for other widths.
 const SOLVER_REACH: usize = 42;
@@ -780,7 +781,6 @@ mod tests {
         assert_eq!(far_solver_share(38, 12), BAND_SOLVER_SHARE);
         assert_eq!(far_solver_share(45, 12), BAND_SOLVER_SHARE);
         assert_eq!(far_solver_share(46, 12), FAR_SOLVER_SHARE);
-        assert!(BAND_SOLVER_SHARE < 1.0 && FAR_SOLVER_SHARE < BAND_SOLVER_SHARE);
     }
 
     #[test]
