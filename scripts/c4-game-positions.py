@@ -13,9 +13,7 @@ then:  ... | pbrain-wuzi solve --width W --height H --timeout-s 60
 import argparse
 import json
 
-from c4bits import wins
-
-NOTATION = "123456789abcdefghijklmnopq"
+from c4bits import NOTATION, wins
 
 
 def wins_at_once(columns, w, h):

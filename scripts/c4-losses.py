@@ -19,26 +19,12 @@ prints one line per lost game, then a summary:
 import argparse
 import collections
 import json
-import subprocess
 
-NOTATION = "123456789abcdefghijklmnopq"
+from c4bits import NOTATION, solve_weak
 
 
 def columns(g):
     return [x for x, _ in g["opening"] + g["moves"]]
-
-
-def solve_weak(binary, w, h, cols, seconds):
-    """The side to move's result after `cols` (1, 0, -1), or None when the solver times out."""
-    line = "".join(NOTATION[c] for c in cols)
-    out = subprocess.run(
-        [binary, "solve", "--width", str(w), "--height", str(h), "--weak",
-         "--timeout-s", str(seconds)],
-        input=line + "\n", capture_output=True, text=True, check=True,
-    ).stdout.split()
-    if len(out) < 2 or out[1] == "TIMEOUT":
-        return None
-    return int(out[1])
 
 
 def engine_colour(g, name):
@@ -67,7 +53,7 @@ def walk(binary, g, colour, seconds):
     own = [i for i in range(first, len(cols)) if i % 2 == colour]
     lost_at = None
     for ply in reversed(own):
-        v = solve_weak(binary, w, h, cols[:ply], seconds)
+        v = solve_weak(binary, w, h, "".join(NOTATION[c] for c in cols[:ply]), seconds)
         if v is None:
             return "unknown", lost_at, ply
         if v >= 0:

@@ -16,19 +16,13 @@ usage: scripts/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4]
 """
 import argparse
 import random
-import subprocess
 
-from c4bits import wins
+from c4bits import solve_weak, wins
 
 
 def decided(solver, w, h, columns, seconds):
     """Whether `solver solve --weak` settles the position within `seconds`."""
-    out = subprocess.run(
-        [solver, "solve", "--width", str(w), "--height", str(h), "--weak",
-         "--timeout-s", str(seconds)],
-        input=columns + "\n", capture_output=True, text=True, check=True,
-    ).stdout.split()
-    return len(out) > 1 and out[1] != "TIMEOUT"
+    return solve_weak(solver, w, h, columns, seconds) is not None
 
 
 def main():

@@ -37,8 +37,9 @@ const SIZING_NODES_PER_SEC: f64 = 8e6;
 /// Within reach of a solve, the share of the time to the optimum (or of the node budget)
 /// for the heuristic search that runs first; the solver then runs to [`solver_deadline_near`].
 const NEAR_BEAM_SHARE: f64 = 0.3;
-/// Out of reach (early play on large boards), the share of the time to the optimum (or of
-/// the node budget) the solver gets before the heuristic search, which needs the rest.
+/// Out of reach (early play on large boards) and past [`BAND_CELLS`] beyond it, the share of
+/// the time to the optimum (or of the node budget) the solver gets before the heuristic
+/// search, which needs the rest.
 const FAR_SOLVER_SHARE: f64 = 0.2;
 /// Just beyond the solver's reach (up to this many empty cells past it), the solver's share
 /// instead: there a weak solve often ends in a few hundred milliseconds, and a win it proves
