@@ -473,6 +473,33 @@ impl<'a, B: Bits> MidSearch<'a, B> {
     }
 }
 
+/// Opening positions on 12×6 (solver notation) for the rate `pbrain-wuzi bench` prints.
+const BENCH_POSITIONS: [&str; 7] = ["6885", "7bc5", "4b41", "6857", "1c5a", "3344", "7766a"];
+
+/// Searches each bench position to `depth` on 12×6, one table for all (a new generation
+/// each, as the default player's midgame keeps it from move to move), and returns the
+/// nodes: the same count on every machine, so nodes per second compare builds that search
+/// the same tree.
+pub fn bench_nodes(depth: u32) -> u64 {
+    let Some(g) = Geometry::<u128>::new(12, 6, 4) else {
+        return 0;
+    };
+    let win = Windows::new(&g);
+    let mut tt = Table::new(TABLE_ENTRIES);
+    let never = || false;
+    let mut nodes = 0;
+    for seq in BENCH_POSITIONS {
+        let Ok(p) = crate::game::connect4::position::parse_sequence(&g, seq) else {
+            continue;
+        };
+        tt.next_generation();
+        let mut s = MidSearch::new(&g, &win, &mut tt, None, &never);
+        s.run(&p, depth, &mut |_| true);
+        nodes += s.nodes;
+    }
+    nodes
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
