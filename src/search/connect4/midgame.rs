@@ -538,6 +538,16 @@ mod tests {
         assert!(r.score >= mate_in(7), "score {}", r.score);
     }
 
+    /// The bench's count is a signature: every run of the same build searches the same
+    /// tree, and a deeper search more of it.
+    #[test]
+    fn bench_nodes_are_a_signature() {
+        let shallow = bench_nodes(3);
+        assert!(shallow > 0);
+        assert_eq!(bench_nodes(3), shallow);
+        assert!(bench_nodes(5) > shallow);
+    }
+
     #[test]
     fn table_keeps_the_deeper_entry() {
         let mut t = Table::new(1024);
