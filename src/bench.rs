@@ -124,6 +124,8 @@ pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
 /// Operations of each side measurement.
 const MAKE_UNDO_OPS: u64 = 2_000_000;
 const THREAT_NODES: u64 = 200_000;
+/// Depth of the Connect Four midgame searches (about half a second).
+const C4_MIDGAME_DEPTH: u32 = 10;
 
 /// Rates that are not part of the signature: make/undo with every incremental update, and
 /// the threat solver (a VCT of the side to move on each freestyle 15x15 bench position).
@@ -155,6 +157,14 @@ fn extra_rates(out: &mut dyn Write) -> std::io::Result<()> {
     writeln!(
         out,
         "Threat nodes/s  : {} ({nodes} VCT nodes)",
+        nodes * 1000 / ms
+    )?;
+    let t = Instant::now();
+    let nodes = crate::search::connect4::midgame::bench_nodes(C4_MIDGAME_DEPTH);
+    let ms = t.elapsed().as_millis().max(1) as u64;
+    writeln!(
+        out,
+        "C4 midgame n/s  : {} (12x6, {nodes} nodes)",
         nodes * 1000 / ms
     )?;
     Ok(())

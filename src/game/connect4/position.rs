@@ -166,6 +166,13 @@ impl<B: Bits> Geometry<B> {
     }
 }
 
+/// The winning cells ([`Geometry::winning_cells`]) of the side to move and of the other side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Threats<B: Bits> {
+    pub mine: B,
+    pub theirs: B,
+}
+
 /// A position: the side to move's stones, all stones, and the number of stones played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position<B: Bits> {
@@ -237,12 +244,27 @@ impl<B: Bits> Position<B> {
         !(self.winning(g) & self.possible(g) & g.column_mask(col)).is_zero()
     }
 
+    /// Both sides' winning cells, worked out once for a node that needs them twice (its
+    /// move rules and its evaluation).
+    #[inline]
+    pub fn threats(&self, g: &Geometry<B>) -> Threats<B> {
+        Threats {
+            mine: self.winning(g),
+            theirs: self.opponent_winning(g),
+        }
+    }
+
     /// Moves that do not let the opponent win at once; zero when every move loses next turn.
     /// Only meaningful when the side to move cannot win at once.
     #[inline]
     pub fn non_losing_moves(&self, g: &Geometry<B>) -> B {
+        self.non_losing_given(g, self.opponent_winning(g))
+    }
+
+    /// [`Position::non_losing_moves`] with the opponent's winning cells already known.
+    #[inline]
+    pub fn non_losing_given(&self, g: &Geometry<B>, opp_win: B) -> B {
         let mut possible = self.possible(g);
-        let opp_win = self.opponent_winning(g);
         let forced = possible & opp_win;
         if !forced.is_zero() {
             if forced.has_several() {

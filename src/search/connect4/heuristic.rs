@@ -14,7 +14,7 @@
 
 use crate::base::score::{mate_in, mated_in, WIN_MIN};
 use crate::game::connect4::bits::Bits;
-use crate::game::connect4::position::{Geometry, Position};
+use crate::game::connect4::position::{Geometry, Position, Threats};
 use crate::game::connect4::windows::Windows;
 
 /// The rules every node of the heuristic searches applies before it searches: a full board
@@ -22,13 +22,23 @@ use crate::game::connect4::windows::Windows;
 /// board with one move left for each side is a draw. Otherwise the moves that do not lose at
 /// once (the only ones worth searching), or the node's settled score.
 pub(super) fn node_moves<B: Bits>(g: &Geometry<B>, p: &Position<B>, ply: u32) -> Result<B, i32> {
+    node_moves_given(g, p, ply, &p.threats(g))
+}
+
+/// [`node_moves`] with the node's threats already known.
+pub(super) fn node_moves_given<B: Bits>(
+    g: &Geometry<B>,
+    p: &Position<B>,
+    ply: u32,
+    t: &Threats<B>,
+) -> Result<B, i32> {
     if p.moves >= g.cells() {
         return Err(0);
     }
-    if p.can_win_next(g) {
+    if !(t.mine & p.possible(g)).is_zero() {
         return Err(mate_in(ply + 1));
     }
-    let nl = p.non_losing_moves(g);
+    let nl = p.non_losing_given(g, t.theirs);
     if nl.is_zero() {
         return Err(mated_in(ply + 2));
     }
