@@ -32,6 +32,7 @@ RATES = [
     ("Nodes/second", "nodes/s", True),
     ("Make+undo/second", "make+undo/s", True),
     ("Threat nodes/s", "threat nodes/s", True),
+    ("C4 midgame n/s", "c4 midgame n/s", True),
 ]
 
 

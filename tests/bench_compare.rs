@@ -48,11 +48,11 @@ fn the_table_gives_medians_and_how_the_new_build_compares() {
     // The old build does not print the make+undo rate (726c934's bench did not either).
     fake_bench(
         &old,
-        "Total time (ms) : 1000\nNodes searched  : 400000\nNodes/second    : 400000\nThreat nodes/s  : 1000000 (60000 VCT nodes)\n",
+        "Total time (ms) : 1000\nNodes searched  : 400000\nNodes/second    : 400000\nThreat nodes/s  : 1000000 (60000 VCT nodes)\nC4 midgame n/s  : 655000 (12x6, 1117871 nodes)\n",
     );
     fake_bench(
         &new,
-        "Total time (ms) : 400\nNodes searched  : 100000\nNodes/second    : 250000\nMake+undo/second: 4600000 (15x15, 2000054 ops)\nThreat nodes/s  : 1300000 (65712 VCT nodes)\n",
+        "Total time (ms) : 400\nNodes searched  : 100000\nNodes/second    : 250000\nMake+undo/second: 4600000 (15x15, 2000054 ops)\nThreat nodes/s  : 1300000 (65712 VCT nodes)\nC4 midgame n/s  : 1310000 (12x6, 1117871 nodes)\n",
     );
     let out = Command::new("python3")
         .arg(script())
@@ -85,6 +85,10 @@ fn the_table_gives_medians_and_how_the_new_build_compares() {
     assert_eq!(
         row(&text, "threat nodes/s"),
         "threat nodes/s 1000000 1300000 1.30x the rate"
+    );
+    assert_eq!(
+        row(&text, "c4 midgame n/s"),
+        "c4 midgame n/s 655000 1310000 2.00x the rate"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
