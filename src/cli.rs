@@ -290,6 +290,16 @@ pub struct SolveArgs {
     /// connect4 --book: positions the engine solves cold within N nodes are left out
     #[arg(long, value_name = "N", default_value_t = 250_000)]
     pub book_nodes: u64,
+    /// connect4: train an n-tuple value network for the board by self-play and write it to
+    /// FILE (the shipped 12x6 one: the defaults) instead of reading positions
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["book", "features"])]
+    pub train_ntuple: Option<std::path::PathBuf>,
+    /// connect4 --train-ntuple: self-play games
+    #[arg(long, value_name = "N", default_value_t = 4_000_000)]
+    pub ntuple_games: u64,
+    /// connect4 --train-ntuple: seed of the tuples and of the games
+    #[arg(long, value_name = "S", default_value_t = 2)]
+    pub ntuple_seed: u64,
 }
 
 impl SolveArgs {
@@ -333,6 +343,14 @@ impl SolveArgs {
                 if self.features {
                     return connect4::features_cli(&o, input, out).map_err(CliError::Failed);
                 }
+                if let Some(path) = &self.train_ntuple {
+                    let t = connect4::NtupleTraining {
+                        games: self.ntuple_games,
+                        seed: self.ntuple_seed,
+                    };
+                    return connect4::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
+                        .map_err(CliError::Failed);
+                }
                 connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
             SolveGame::Mnk => {
@@ -343,6 +361,7 @@ impl SolveArgs {
                     ("--threads", self.threads != 1),
                     ("--book", self.book.is_some()),
                     ("--features", self.features),
+                    ("--train-ntuple", self.train_ntuple.is_some()),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {
                     return Err(usage(format!("{flag} applies to --game connect4 only")));

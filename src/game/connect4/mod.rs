@@ -11,6 +11,7 @@
 
 pub mod bits;
 pub mod eval_weights;
+pub mod ntuple;
 pub mod position;
 pub mod windows;
 pub mod zugzwang;

@@ -11,10 +11,13 @@ pub mod midgame;
 pub mod parallel;
 pub mod players;
 pub mod shipped_book;
+pub mod shipped_ntuple;
 pub mod solve_cli;
 pub mod solver;
 
-pub use solve_cli::{bench_sets, features_cli, solve_cli, SetStats, SolveOptions};
+pub use solve_cli::{
+    bench_sets, features_cli, solve_cli, train_ntuple_cli, NtupleTraining, SetStats, SolveOptions,
+};
 
 use crate::base::score::{mate_in, DRAW, WIN};
 use crate::game::connect4::bits::{Bits, Wide};
@@ -528,7 +531,14 @@ fn mid_phase<B: Bits>(
         .downcast_mut::<midgame::Table>()
         .expect("only the midgame search fills the game's midgame cache");
     table.next_generation();
-    let mut search = midgame::MidSearch::new(g, &windows, table, node_cap, &search_stop);
+    let nt = shipped_ntuple::network_for(
+        ctx.options.get("c4_ntuple").map(String::as_str),
+        g.width,
+        g.height,
+        g.k,
+    );
+    let mut search =
+        midgame::MidSearch::new(g, &windows, nt.as_deref(), table, node_cap, &search_stop);
     let report = &mut ctx.report;
     let found = search.run(p, max_depth, &mut |r| {
         let m = game.landing(r.col);

@@ -13,6 +13,7 @@
 use super::parallel::solve_parallel;
 use super::solver::{TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
+use crate::game::connect4::ntuple;
 use crate::game::connect4::position::{parse_sequence, Geometry};
 use crate::game::connect4::windows::{Windows, FEATURE_NAMES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
@@ -240,6 +241,53 @@ pub fn features_cli(
     o.check()?;
     writeln!(out, "# position {}", FEATURE_NAMES.join(" "))?;
     crate::game::connect4::with_bits!(o.width, o.height, features_run(o, input, out))
+}
+
+/// What `solve --train-ntuple` trains.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NtupleTraining {
+    pub games: u64,
+    pub seed: u64,
+}
+
+/// `pbrain-wuzi solve --train-ntuple FILE`: an n-tuple value network for the board of `o`,
+/// trained by self-play ([`ntuple::train`], the shipped 12×6 network's settings), written
+/// to `path`; progress on `log`.
+pub fn train_ntuple_cli(
+    o: &SolveOptions,
+    t: &NtupleTraining,
+    path: &Path,
+    log: &mut dyn Write,
+) -> anyhow::Result<()> {
+    o.check()?;
+    crate::game::connect4::with_bits!(o.width, o.height, train_run(o, t, path, log))
+}
+
+fn train_run<B: Bits>(
+    o: &SolveOptions,
+    t: &NtupleTraining,
+    path: &Path,
+    log: &mut dyn Write,
+) -> anyhow::Result<()> {
+    let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
+    let mut nt = ntuple::NTuple::random(
+        o.width,
+        o.height,
+        ntuple::TUPLES,
+        ntuple::TUPLE_CELLS,
+        t.seed ^ ntuple::TUPLE_SEED,
+    );
+    let options = ntuple::TrainOptions::shipped(t.games, t.seed);
+    let start = Instant::now();
+    ntuple::train(&mut nt, &g, &options, &mut |games, _| {
+        if games % 100_000 == 0 {
+            let _ = writeln!(log, "{games} games, {:.0} s", start.elapsed().as_secs_f64());
+        }
+    });
+    let bytes = nt.to_bytes();
+    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    writeln!(log, "wrote {} ({} bytes)", path.display(), bytes.len())?;
+    Ok(())
 }
 
 /// Mean figures over one benchmark set.
