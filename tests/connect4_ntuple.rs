@@ -39,7 +39,10 @@ fn two_moves(ntuple: Option<&str>) -> (Vec<String>, String) {
     writeln!(stdin, "END").unwrap();
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    (vec![first, second], String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        vec![first, second],
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]

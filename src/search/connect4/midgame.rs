@@ -15,8 +15,7 @@
 //! Unlike the classic beam player's search ([`super::heuristic`]) nothing is cut by width:
 //! a beam drops the quiet moves that set up a zugzwang many plies later.
 
-use crate::base::score::WIN_MIN;
-use crate::base::score::{from_tt, is_decisive, mate_in, mated_in, to_tt, INFINITE};
+use crate::base::score::{from_tt, is_decisive, mate_in, mated_in, to_tt, INFINITE, WIN_MIN};
 use crate::game::connect4::bits::{mix64, Bits};
 use crate::game::connect4::ntuple::NTuple;
 use crate::game::connect4::position::{Geometry, Position, Threats};
@@ -597,8 +596,6 @@ mod tests {
         assert!(r.score >= mate_in(7), "score {}", r.score);
     }
 
-    /// The bench's count is a signature: every run of the same build searches the same
-    /// tree, and a deeper search more of it.
     #[test]
     fn the_network_joins_the_leaf_and_keeps_the_tactics() {
         let g = Geometry::<u128>::new(12, 6, 4).unwrap();
@@ -626,6 +623,8 @@ mod tests {
         assert_ne!(s.leaf(&q, &t, 0), w.evaluate_leaf(&g, &q, &t));
     }
 
+    /// The bench's count is a signature: every run of the same build searches the same
+    /// tree, and a deeper search more of it.
     #[test]
     fn bench_nodes_are_a_signature() {
         let shallow = bench_nodes(3);
