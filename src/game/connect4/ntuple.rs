@@ -291,7 +291,7 @@ impl NTuple {
 }
 
 /// Weight resolution in the file: 1/4096 (the trained weights stay well inside ±8).
-const QUANT: f32 = 4096.0;
+pub const QUANT: f32 = 4096.0;
 /// Bounds a file must keep.
 const MAX_N: usize = 8;
 const MAX_TUPLES: usize = 1024;
