@@ -300,6 +300,12 @@ pub struct SolveArgs {
     /// connect4 --train-ntuple: seed of the tuples and of the games
     #[arg(long, value_name = "S", default_value_t = 2)]
     pub ntuple_seed: u64,
+    /// connect4 --train-ntuple: how many tuples (random walks over the board)
+    #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLES)]
+    pub ntuple_tuples: usize,
+    /// connect4 --train-ntuple: cells in a tuple (1 to 8)
+    #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLE_CELLS)]
+    pub ntuple_cells: usize,
 }
 
 impl SolveArgs {
@@ -347,6 +353,8 @@ impl SolveArgs {
                     let t = connect4::NtupleTraining {
                         games: self.ntuple_games,
                         seed: self.ntuple_seed,
+                        tuples: self.ntuple_tuples,
+                        cells: self.ntuple_cells,
                     };
                     return connect4::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
                         .map_err(CliError::Failed);

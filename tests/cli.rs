@@ -315,3 +315,57 @@ fn c4_losses_tells_a_blunder_from_a_game_lost_by_its_opening() {
         "openings: 0 won both, 1 split, 1 lost both, 0 with a draw, 0 unpaired"
     );
 }
+
+#[test]
+fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
+    // Too many cells for a tuple, or none: exit 1 with the reason, no file written.
+    let path = std::env::temp_dir().join(format!("wuzi-cli-nt-{}.bin", std::process::id()));
+    let file = path.to_str().unwrap();
+    for (flag, value) in [
+        ("--ntuple-cells", "9"),
+        ("--ntuple-cells", "0"),
+        ("--ntuple-tuples", "0"),
+    ] {
+        let o = run(
+            &[
+                "solve",
+                "--width",
+                "4",
+                "--height",
+                "4",
+                "--train-ntuple",
+                file,
+                flag,
+                value,
+            ],
+            "",
+        );
+        assert_eq!(o.status.code(), Some(1), "{flag} {value}");
+        assert!(text(&o.stderr).contains(flag), "{}", text(&o.stderr));
+        assert!(!path.exists(), "{flag} {value}");
+    }
+    // A small network trains in a moment and is written.
+    let o = run(
+        &[
+            "solve",
+            "--width",
+            "4",
+            "--height",
+            "4",
+            "--train-ntuple",
+            file,
+            "--ntuple-games",
+            "200",
+            "--ntuple-tuples",
+            "3",
+            "--ntuple-cells",
+            "3",
+        ],
+        "",
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let nt = wuzi::game::connect4::ntuple::NTuple::from_bytes(&bytes).unwrap();
+    assert_eq!((nt.width, nt.height, nt.slot_count() / 2), (4, 4, 3));
+}

@@ -8,6 +8,8 @@
 //! is the book's own values one move deeper: the move keeps the position's score when every
 //! reply of the opponent leads to a position worth at least that much to the engine.
 
+mod common;
+
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
@@ -307,20 +309,7 @@ fn bad_book_files_fall_back_to_search() {
         "/src/search/connect4/book-7x6.bin"
     ))
     .unwrap();
-    let mut flipped = shipped.clone();
-    let i = flipped.len() / 2;
-    flipped[i] ^= 0x40;
-    let cases = [
-        ("missing", None),
-        ("truncated", Some(shipped[..shipped.len() - 5].to_vec())),
-        ("flipped", Some(flipped)),
-        ("empty", Some(Vec::new())),
-    ];
-    for (name, bytes) in cases {
-        let path = dir.join(format!("{name}.book"));
-        if let Some(b) = bytes {
-            std::fs::write(&path, b).unwrap();
-        }
+    for (name, path) in common::damaged_copies(&shipped, &dir, "book") {
         let (_, err) = first_move_with_book(path.to_str().unwrap());
         assert_eq!(
             err.matches("opening book").count(),

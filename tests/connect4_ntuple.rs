@@ -2,6 +2,8 @@
 //! without a word, and a missing or damaged `INFO c4_ntuple` file costs one warning on
 //! stderr, never the move.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
@@ -63,20 +65,7 @@ fn bad_network_files_cost_one_warning_not_the_move() {
         "/src/search/connect4/ntuple-12x6.bin"
     ))
     .unwrap();
-    let mut flipped = shipped.clone();
-    let i = flipped.len() / 2;
-    flipped[i] ^= 0x40;
-    let cases = [
-        ("missing", None),
-        ("truncated", Some(shipped[..shipped.len() - 5].to_vec())),
-        ("flipped", Some(flipped)),
-        ("empty", Some(Vec::new())),
-    ];
-    for (name, bytes) in cases {
-        let path = dir.join(format!("{name}.bin"));
-        if let Some(b) = bytes {
-            std::fs::write(&path, b).unwrap();
-        }
+    for (name, path) in common::damaged_copies(&shipped, &dir, "bin") {
         let (moves, err) = two_moves(path.to_str());
         assert_eq!(moves.len(), 2, "{name}");
         assert_eq!(

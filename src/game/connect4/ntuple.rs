@@ -292,9 +292,10 @@ impl NTuple {
 
 /// Weight resolution in the file: 1/4096 (the trained weights stay well inside ±8).
 pub const QUANT: f32 = 4096.0;
-/// Bounds a file must keep.
-const MAX_N: usize = 8;
-const MAX_TUPLES: usize = 1024;
+/// Most cells in a tuple (4^8 weights a table); a file must keep to it.
+pub const MAX_N: usize = 8;
+/// Most tuples in a network; a file must keep to it.
+pub const MAX_TUPLES: usize = 1024;
 
 /// Why bytes are not a network.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 
 pub mod book;
 pub mod book_build;
+pub mod data_source;
 pub mod heuristic;
 pub mod midgame;
 pub mod parallel;

@@ -8,58 +8,37 @@
 //! by search, as without a book. Each source is read and checked once per process.
 
 use super::book::Book;
-use parking_lot::Mutex;
+use super::data_source::{source, Kind, LastFile, Source};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// The book built into the binary.
 static SHIPPED_BYTES: &[u8] = include_bytes!("book-7x6.bin");
 
-/// `c4_book` values that turn the book off.
-const OFF: [&str; 3] = ["none", "off", "0"];
+const KIND: Kind = Kind {
+    name: "opening book",
+    without: "playing by search alone",
+};
 
 /// The book a `c4_book` option value asks for: the shipped one when `None` (or `shipped`),
 /// none for `none`/`off`/`0`, otherwise the file at that path. `None` when there is no
 /// usable book; the reason was logged.
 pub fn book_for(option: Option<&str>) -> Option<Arc<Book>> {
-    match option.map(str::trim) {
-        None | Some("") | Some("shipped") => shipped(),
-        Some(v) if OFF.contains(&v.to_ascii_lowercase().as_str()) => None,
-        Some(path) => from_file(path),
+    match source(option) {
+        Source::Shipped => shipped(),
+        Source::Off => None,
+        Source::File(path) => {
+            static LAST: LastFile<Book> = LastFile::new();
+            LAST.get(path, |p| KIND.checked(p, Book::load(Path::new(p))))
+        }
     }
 }
 
 /// The shipped book, checked once.
 fn shipped() -> Option<Arc<Book>> {
     static BOOK: OnceLock<Option<Arc<Book>>> = OnceLock::new();
-    BOOK.get_or_init(|| checked("the built-in book", Book::from_bytes(SHIPPED_BYTES)))
+    BOOK.get_or_init(|| KIND.checked("the built-in book", Book::from_bytes(SHIPPED_BYTES)))
         .clone()
-}
-
-/// A book file, read once per path (the last path asked for is kept, so a game does not
-/// reread it every move nor repeat its warning).
-fn from_file(path: &str) -> Option<Arc<Book>> {
-    static LAST: Mutex<Option<(String, Option<Arc<Book>>)>> = Mutex::new(None);
-    let mut last = LAST.lock();
-    if let Some((p, book)) = last.as_ref() {
-        if p == path {
-            return book.clone();
-        }
-    }
-    let book = checked(path, Book::load(Path::new(path)));
-    *last = Some((path.to_string(), book.clone()));
-    book
-}
-
-/// The book, or a warning and `None`.
-fn checked<E: std::fmt::Display>(what: &str, book: Result<Book, E>) -> Option<Arc<Book>> {
-    match book {
-        Ok(b) => Some(Arc::new(b)),
-        Err(e) => {
-            log::warn!("Connect Four opening book {what}: {e}; playing by search alone");
-            None
-        }
-    }
 }
 
 #[cfg(test)]

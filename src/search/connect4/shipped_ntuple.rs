@@ -7,8 +7,8 @@
 //! made for another board, is never fatal: the engine logs one warning and evaluates with
 //! the hand-set terms alone. Each source is read and checked once per process.
 
+use super::data_source::{source, Kind, LastFile, Source};
 use crate::game::connect4::ntuple::NTuple;
-use parking_lot::Mutex;
 use std::sync::{Arc, OnceLock};
 
 /// The network built into the binary, and its board.
@@ -17,8 +17,10 @@ const SHIPPED_BOARD: (usize, usize) = (12, 6);
 /// The win length every network is trained for.
 const K: usize = 4;
 
-/// `c4_ntuple` values that turn the network off.
-const OFF: [&str; 3] = ["none", "off", "0"];
+const KIND: Kind = Kind {
+    name: "n-tuple network",
+    without: "evaluating without it",
+};
 
 /// The network a `c4_ntuple` option value asks for on a `width` × `height` board with `k`
 /// in a row: the shipped one when `None` (or `shipped`) and the board is its board, none
@@ -32,15 +34,16 @@ pub fn network_for(
     if k != K {
         return None;
     }
-    let nt = match option.map(str::trim) {
-        None | Some("") | Some("shipped") => {
-            if (width, height) != SHIPPED_BOARD {
-                return None;
-            }
-            shipped()
+    let nt = match source(option) {
+        Source::Shipped if (width, height) == SHIPPED_BOARD => shipped(),
+        Source::Shipped | Source::Off => None,
+        Source::File(path) => {
+            static LAST: LastFile<NTuple> = LastFile::new();
+            LAST.get(path, |p| match std::fs::read(p) {
+                Ok(bytes) => KIND.checked(p, NTuple::from_bytes(&bytes)),
+                Err(e) => KIND.checked(p, Err(e)),
+            })
         }
-        Some(v) if OFF.contains(&v.to_ascii_lowercase().as_str()) => None,
-        Some(path) => from_file(path),
     }?;
     if (nt.width, nt.height) != (width, height) {
         log::warn!(
@@ -55,35 +58,8 @@ pub fn network_for(
 
 fn shipped() -> Option<Arc<NTuple>> {
     static NET: OnceLock<Option<Arc<NTuple>>> = OnceLock::new();
-    NET.get_or_init(|| checked("the built-in network", NTuple::from_bytes(SHIPPED_BYTES)))
+    NET.get_or_init(|| KIND.checked("the built-in network", NTuple::from_bytes(SHIPPED_BYTES)))
         .clone()
-}
-
-/// A network file, read once per path (the last path asked for is kept).
-fn from_file(path: &str) -> Option<Arc<NTuple>> {
-    static LAST: Mutex<Option<(String, Option<Arc<NTuple>>)>> = Mutex::new(None);
-    let mut last = LAST.lock();
-    if let Some((p, nt)) = last.as_ref() {
-        if p == path {
-            return nt.clone();
-        }
-    }
-    let nt = match std::fs::read(path) {
-        Ok(bytes) => checked(path, NTuple::from_bytes(&bytes)),
-        Err(e) => checked(path, Err(e)),
-    };
-    *last = Some((path.to_string(), nt.clone()));
-    nt
-}
-
-fn checked<E: std::fmt::Display>(what: &str, nt: Result<NTuple, E>) -> Option<Arc<NTuple>> {
-    match nt {
-        Ok(n) => Some(Arc::new(n)),
-        Err(e) => {
-            log::warn!("Connect Four n-tuple network {what}: {e}; evaluating without it");
-            None
-        }
-    }
 }
 
 #[cfg(test)]

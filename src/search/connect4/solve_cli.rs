@@ -248,6 +248,10 @@ pub fn features_cli(
 pub struct NtupleTraining {
     pub games: u64,
     pub seed: u64,
+    /// Tuples of the network ([`ntuple::TUPLES`] for the shipped one).
+    pub tuples: usize,
+    /// Cells in a tuple ([`ntuple::TUPLE_CELLS`] for the shipped one).
+    pub cells: usize,
 }
 
 /// `pbrain-wuzi solve --train-ntuple FILE`: an n-tuple value network for the board of `o`,
@@ -270,11 +274,21 @@ fn train_run<B: Bits>(
     log: &mut dyn Write,
 ) -> anyhow::Result<()> {
     let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
+    anyhow::ensure!(
+        (1..=ntuple::MAX_TUPLES).contains(&t.tuples),
+        "--ntuple-tuples must be 1 to {}",
+        ntuple::MAX_TUPLES
+    );
+    anyhow::ensure!(
+        (1..=ntuple::MAX_N.min(o.width * o.height)).contains(&t.cells),
+        "--ntuple-cells must be 1 to {} on this board",
+        ntuple::MAX_N.min(o.width * o.height)
+    );
     let mut nt = ntuple::NTuple::random(
         o.width,
         o.height,
-        ntuple::TUPLES,
-        ntuple::TUPLE_CELLS,
+        t.tuples,
+        t.cells,
         t.seed ^ ntuple::TUPLE_SEED,
     );
     let options = ntuple::TrainOptions::shipped(t.games, t.seed);
