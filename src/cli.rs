@@ -295,7 +295,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["book", "features"])]
     pub train_ntuple: Option<std::path::PathBuf>,
     /// connect4 --train-ntuple: self-play games
-    #[arg(long, value_name = "N", default_value_t = 4_000_000)]
+    #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub ntuple_games: u64,
     /// connect4 --train-ntuple: seed of the tuples and of the games
     #[arg(long, value_name = "S", default_value_t = 2)]
