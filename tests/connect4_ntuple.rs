@@ -1,5 +1,5 @@
 //! The 12×6 n-tuple network as a user meets it: the engine plays with the built-in one
-//! without a word, and a missing or damaged `INFO c4_ntuple` file costs one warning on
+//! without a word, and a missing, damaged or other-board `INFO c4_ntuple` file costs one warning on
 //! stderr, never the move.
 
 mod common;
@@ -65,7 +65,25 @@ fn bad_network_files_cost_one_warning_not_the_move() {
         "/src/search/connect4/ntuple-12x6.bin"
     ))
     .unwrap();
-    for (name, path) in common::damaged_copies(&shipped, &dir, "bin") {
+    // A sound network for another board (7x6) is refused the same way.
+    let other = dir.join("other-board.bin");
+    let trained = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .args(["solve", "--width", "7", "--height", "6", "--train-ntuple"])
+        .arg(&other)
+        .args([
+            "--ntuple-games",
+            "100",
+            "--ntuple-tuples",
+            "2",
+            "--ntuple-cells",
+            "3",
+        ])
+        .output()
+        .unwrap();
+    assert!(trained.status.success());
+    let mut cases = common::damaged_copies(&shipped, &dir, "bin");
+    cases.push(("other board", other));
+    for (name, path) in cases {
         let (moves, err) = two_moves(path.to_str());
         assert_eq!(moves.len(), 2, "{name}");
         assert_eq!(

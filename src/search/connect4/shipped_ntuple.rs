@@ -34,17 +34,25 @@ pub fn network_for(
     if k != K {
         return None;
     }
-    let nt = match source(option) {
+    match source(option) {
         Source::Shipped if (width, height) == SHIPPED_BOARD => shipped(),
         Source::Shipped | Source::Off => None,
         Source::File(path) => {
+            // Keyed by board too, so that a file for another board warns once, not every move.
             static LAST: LastFile<NTuple> = LastFile::new();
-            LAST.get(path, |p| match std::fs::read(p) {
-                Ok(bytes) => KIND.checked(p, NTuple::from_bytes(&bytes)),
-                Err(e) => KIND.checked(p, Err(e)),
+            LAST.get(&format!("{width}x{height} {path}"), |_| {
+                let nt = match std::fs::read(path) {
+                    Ok(bytes) => KIND.checked(path, NTuple::from_bytes(&bytes)),
+                    Err(e) => KIND.checked(path, Err(e)),
+                }?;
+                for_board(nt, width, height)
             })
         }
-    }?;
+    }
+}
+
+/// The network when it was made for a `width` × `height` board, else a warning and `None`.
+fn for_board(nt: Arc<NTuple>, width: usize, height: usize) -> Option<Arc<NTuple>> {
     if (nt.width, nt.height) != (width, height) {
         log::warn!(
             "Connect Four n-tuple network is for {}x{}, the board is {width}x{height}; evaluating without it",
