@@ -321,32 +321,8 @@ fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
     // Too many cells for a tuple, or none: exit 1 with the reason, no file written.
     let path = std::env::temp_dir().join(format!("wuzi-cli-nt-{}.bin", std::process::id()));
     let file = path.to_str().unwrap();
-    for (flag, value) in [
-        ("--ntuple-cells", "9"),
-        ("--ntuple-cells", "0"),
-        ("--ntuple-tuples", "0"),
-    ] {
-        let o = run(
-            &[
-                "solve",
-                "--width",
-                "4",
-                "--height",
-                "4",
-                "--train-ntuple",
-                file,
-                flag,
-                value,
-            ],
-            "",
-        );
-        assert_eq!(o.status.code(), Some(1), "{flag} {value}");
-        assert!(text(&o.stderr).contains(flag), "{}", text(&o.stderr));
-        assert!(!path.exists(), "{flag} {value}");
-    }
-    // A small network trains in a moment and is written.
-    let o = run(
-        &[
+    let train = |extra: &[&str]| {
+        let mut args = vec![
             "solve",
             "--width",
             "4",
@@ -354,15 +330,29 @@ fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
             "4",
             "--train-ntuple",
             file,
-            "--ntuple-games",
-            "200",
-            "--ntuple-tuples",
-            "3",
-            "--ntuple-cells",
-            "3",
-        ],
-        "",
-    );
+        ];
+        args.extend_from_slice(extra);
+        run(&args, "")
+    };
+    for (flag, value) in [
+        ("--ntuple-cells", "9"),
+        ("--ntuple-cells", "0"),
+        ("--ntuple-tuples", "0"),
+    ] {
+        let o = train(&[flag, value]);
+        assert_eq!(o.status.code(), Some(1), "{flag} {value}");
+        assert!(text(&o.stderr).contains(flag), "{}", text(&o.stderr));
+        assert!(!path.exists(), "{flag} {value}");
+    }
+    // A small network trains in a moment and is written.
+    let o = train(&[
+        "--ntuple-games",
+        "200",
+        "--ntuple-tuples",
+        "3",
+        "--ntuple-cells",
+        "3",
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let bytes = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();

@@ -12,7 +12,6 @@ mod common;
 
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::time::Instant;
 use wuzi::engine::Engine;
@@ -265,13 +264,7 @@ fn plays_perfectly_against_the_solver() {
 /// Starts a 7×6 game with `INFO c4_book <book>`, asks for the first move, waits for it and
 /// ends the engine; returns the move and everything written to stderr.
 fn first_move_with_book(book: &str) -> (String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::engine_logging_warnings();
     let mut stdin = child.stdin.take().unwrap();
     write!(
         stdin,

@@ -5,18 +5,12 @@
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 /// Starts a 12×6 game (with `INFO c4_ntuple <value>` when given), asks for the first move
 /// and the reply to one more, ends the engine; returns the moves and its stderr.
 fn two_moves(ntuple: Option<&str>) -> (Vec<String>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = common::engine_logging_warnings();
     let mut stdin = child.stdin.take().unwrap();
     let option = ntuple.map_or(String::new(), |v| format!("INFO c4_ntuple {v}\n"));
     write!(

@@ -1,6 +1,7 @@
 //! What several integration tests share.
 
 use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
 
 /// The ways a data file the engine reads can be broken, written into `dir` from a good
 /// file's bytes: missing, truncated, one bit flipped in the middle, empty. Returns each case's
@@ -25,4 +26,15 @@ pub fn damaged_copies(good: &[u8], dir: &Path, ext: &str) -> Vec<(&'static str, 
             (name, path)
         })
         .collect()
+}
+
+/// The engine binary with its three pipes, logging warnings and worse to its stderr.
+pub fn engine_logging_warnings() -> Child {
+    Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"))
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
 }
