@@ -375,7 +375,7 @@ fn solver_player<B: Bits>(
             return Some((col, score, remaining as u32, used));
         }
         let search_nodes = limits.max_nodes.map(|n| n.saturating_sub(used).max(1));
-        let soft = limits.optimum.or(limits.maximum);
+        let soft = deepen_until(&limits, start);
         mid_phase(game, g, p, ctx, start, soft, search_nodes, used)
     };
     let found = beam.or_else(|| any_safe_move(g, p))?;
@@ -570,6 +570,17 @@ fn mid_entries(max_memory: Option<u64>) -> usize {
 
 /// When the midgame search stops: [`MID_STOP_PERMILLE`] of the way from `start` to the hard
 /// limit. `None` when untimed.
+/// When the midgame search stops starting iterations: with a per-move clock (time saved is
+/// not banked) it deepens up to its stop, its last iteration cut there counting once the
+/// previous best move is searched; with a match clock, the soft target.
+fn deepen_until(limits: &Limits, start: Instant) -> Option<Instant> {
+    if limits.per_move && limits.maximum.is_some() {
+        mid_stop(start, limits.maximum)
+    } else {
+        limits.optimum.or(limits.maximum)
+    }
+}
+
 fn mid_stop(start: Instant, maximum: Option<Instant>) -> Option<Instant> {
     maximum.map(|m| start + m.saturating_duration_since(start) * MID_STOP_PERMILLE / 1000)
 }
@@ -778,6 +789,31 @@ mod tests {
         assert_eq!(mid_stop(t0, None), None);
         // A limit already past leaves no time rather than wrapping.
         assert_eq!(mid_stop(t0 + ms(5), Some(t0)), Some(t0 + ms(5)));
+    }
+
+    #[test]
+    fn a_per_move_clock_deepens_up_to_the_stop() {
+        let t0 = Instant::now();
+        let ms = Duration::from_millis;
+        let limits = |per_move| Limits {
+            start: Some(t0),
+            optimum: Some(t0 + ms(616)),
+            maximum: Some(t0 + ms(880)),
+            per_move,
+            ..Limits::default()
+        };
+        // Time saved on a per-move clock is lost: deepen until the search's own stop.
+        assert_eq!(
+            deepen_until(&limits(true), t0),
+            mid_stop(t0, Some(t0 + ms(880)))
+        );
+        // A match clock banks it: the soft target ends the deepening.
+        assert_eq!(deepen_until(&limits(false), t0), Some(t0 + ms(616)));
+        let untimed = Limits {
+            per_move: true,
+            ..Limits::default()
+        };
+        assert_eq!(deepen_until(&untimed, t0), None);
     }
 
     #[test]
