@@ -298,7 +298,7 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub ntuple_games: u64,
     /// connect4 --train-ntuple: seed of the tuples and of the games
-    #[arg(long, value_name = "S", default_value_t = 2)]
+    #[arg(long, value_name = "S", default_value_t = 3)]
     pub ntuple_seed: u64,
     /// connect4 --train-ntuple: how many tuples (random walks over the board)
     #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLES)]

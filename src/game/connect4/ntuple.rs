@@ -391,7 +391,7 @@ impl Tracker {
 /// The shape of the shipped network: 120 random walks of 8 cells, their mirror images
 /// sharing the tables (7.9M weights, 9% of them non-zero after training; 7 cells, 2.0M
 /// weights, played 35 Elo weaker, see README).
-pub const TUPLES: usize = 120;
+pub const TUPLES: usize = 180;
 pub const TUPLE_CELLS: usize = 8;
 /// Mixed into the training seed to draw the tuples.
 pub const TUPLE_SEED: u64 = 0x5eed;
