@@ -388,9 +388,9 @@ impl Tracker {
     }
 }
 
-/// The shape of the shipped network: 120 random walks of 8 cells, their mirror images
-/// sharing the tables (7.9M weights, 9% of them non-zero after training; 7 cells, 2.0M
-/// weights, played 35 Elo weaker, see README).
+/// The shape of the shipped network: 180 random walks of 8 cells, their mirror images
+/// sharing the tables (11.8M weights, 9% of them non-zero after training; 120 walks played
+/// 60 Elo weaker at 300 ms a move, and 120 walks of 7 cells 35 Elo weaker still, see README).
 pub const TUPLES: usize = 180;
 pub const TUPLE_CELLS: usize = 8;
 /// Mixed into the training seed to draw the tuples.

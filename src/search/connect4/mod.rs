@@ -568,8 +568,6 @@ fn mid_entries(max_memory: Option<u64>) -> usize {
     1 << fit.ilog2()
 }
 
-/// When the midgame search stops: [`MID_STOP_PERMILLE`] of the way from `start` to the hard
-/// limit. `None` when untimed.
 /// When the midgame search stops starting iterations: with a per-move clock (time saved is
 /// not banked) it deepens up to its stop, its last iteration cut there counting once the
 /// previous best move is searched; with a match clock, the soft target.
@@ -581,6 +579,8 @@ fn deepen_until(limits: &Limits, start: Instant) -> Option<Instant> {
     }
 }
 
+/// When the midgame search stops: [`MID_STOP_PERMILLE`] of the way from `start` to the hard
+/// limit. `None` when untimed.
 fn mid_stop(start: Instant, maximum: Option<Instant>) -> Option<Instant> {
     maximum.map(|m| start + m.saturating_duration_since(start) * MID_STOP_PERMILLE / 1000)
 }
