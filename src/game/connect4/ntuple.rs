@@ -27,7 +27,20 @@ pub struct NTuple {
     slots: Vec<Vec<u16>>,
     /// Per cell: (slot, 4^position of the cell in that slot's tuple).
     by_cell: Vec<Vec<(u32, u32)>>,
-    weights: Vec<f32>,
+    weights: Weights,
+}
+
+/// The tables: floats while training; a network read from its file keeps the file's
+/// integers (weight × [`QUANT`]), half the memory for the search's scattered reads and the
+/// same sums exactly (a sum of multiples of 1/4096 below 4096 is exact in `f32`).
+enum Weights {
+    Float(Vec<f32>),
+    Quantised(Vec<i16>),
+}
+
+/// A weight in the file's integer form.
+fn quantise(w: f32) -> i16 {
+    (w * QUANT).round().clamp(-32767.0, 32767.0) as i16
 }
 
 impl NTuple {
@@ -65,7 +78,7 @@ impl NTuple {
         height: usize,
         n: usize,
         tuples: Vec<Vec<u16>>,
-        weights: Option<Vec<f32>>,
+        weights: Option<Weights>,
     ) -> NTuple {
         let mirror = |id: u16| {
             let (c, r) = (id as usize / height, id as usize % height);
@@ -89,7 +102,7 @@ impl NTuple {
             n,
             slots,
             by_cell,
-            weights: weights.unwrap_or_else(|| vec![0.0; size]),
+            weights: weights.unwrap_or_else(|| Weights::Float(vec![0.0; size])),
         }
     }
 
@@ -133,10 +146,29 @@ impl NTuple {
     #[inline]
     fn sum(&self, idx: &[u32]) -> f32 {
         let t = self.table_size();
-        idx.iter()
-            .enumerate()
-            .map(|(s, &i)| self.weights[(s / 2) * t + i as usize])
-            .sum()
+        let at = |s: usize, i: u32| (s / 2) * t + i as usize;
+        match &self.weights {
+            Weights::Float(w) => idx.iter().enumerate().map(|(s, &i)| w[at(s, i)]).sum(),
+            Weights::Quantised(w) => {
+                let q: i32 = idx
+                    .iter()
+                    .enumerate()
+                    .map(|(s, &i)| i32::from(w[at(s, i)]))
+                    .sum();
+                q as f32 / QUANT
+            }
+        }
+    }
+
+    /// The tables as floats, for training (a network read from a file is converted).
+    fn float_weights(&mut self) -> &mut [f32] {
+        if let Weights::Quantised(q) = &self.weights {
+            self.weights = Weights::Float(q.iter().map(|&v| f32::from(v) / QUANT).collect());
+        }
+        match &mut self.weights {
+            Weights::Float(w) => w,
+            Weights::Quantised(_) => unreachable!("converted above"),
+        }
     }
 
     /// The value of `p` for the first player, in (−1, 1) (the search follows the indices
@@ -201,10 +233,12 @@ impl NTuple {
                 out.extend_from_slice(&id.to_le_bytes());
             }
         }
-        let quantised: Vec<(usize, i16)> = self
-            .weights
-            .iter()
-            .map(|w| (w * QUANT).round().clamp(-32767.0, 32767.0) as i16)
+        let all: Vec<i16> = match &self.weights {
+            Weights::Float(w) => w.iter().map(|&w| quantise(w)).collect(),
+            Weights::Quantised(q) => q.clone(),
+        };
+        let quantised: Vec<(usize, i16)> = all
+            .into_iter()
             .enumerate()
             .filter(|&(_, q)| q != 0)
             .collect();
@@ -262,7 +296,7 @@ impl NTuple {
             walks.push(t);
         }
         let size = tuples * (STATES as usize).pow(n as u32);
-        let mut weights = vec![0.0f32; size];
+        let mut weights = vec![0i16; size];
         let count = r.u32()? as usize;
         let mut next = 0usize;
         for _ in 0..count {
@@ -279,14 +313,19 @@ impl NTuple {
             }
             let i = next + gap;
             let b = r.take(2)?;
-            *weights.get_mut(i).ok_or(FormatError::Shape)? =
-                f32::from(i16::from_le_bytes([b[0], b[1]])) / QUANT;
+            *weights.get_mut(i).ok_or(FormatError::Shape)? = i16::from_le_bytes([b[0], b[1]]);
             next = i + 1;
         }
         if !r.0.is_empty() {
             return Err(FormatError::Shape);
         }
-        Ok(NTuple::from_tuples(width, height, n, walks, Some(weights)))
+        Ok(NTuple::from_tuples(
+            width,
+            height,
+            n,
+            walks,
+            Some(Weights::Quantised(weights)),
+        ))
     }
 }
 
@@ -491,8 +530,9 @@ pub fn train<B: Bits>(
             }
             let v = nt.sum(idx).tanh();
             let step = alpha * (target - v) * (1.0 - v * v);
+            let w = nt.float_weights();
             for (s, &i) in idx.iter().enumerate() {
-                nt.weights[(s / 2) * t_size + i as usize] += step;
+                w[(s / 2) * t_size + i as usize] += step;
             }
             target = (1.0 - o.lambda) * v + o.lambda * target;
         }
