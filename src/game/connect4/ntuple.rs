@@ -143,8 +143,9 @@ impl NTuple {
             .collect()
     }
 
+    /// The weight sum of the position whose indices are `idx` (its value is the sum's tanh).
     #[inline]
-    fn sum(&self, idx: &[u32]) -> f32 {
+    pub fn sum(&self, idx: &[u32]) -> f32 {
         let t = self.table_size();
         let at = |s: usize, i: u32| (s / 2) * t + i as usize;
         match &self.weights {
@@ -233,10 +234,7 @@ impl NTuple {
                 out.extend_from_slice(&id.to_le_bytes());
             }
         }
-        let all: Vec<i16> = match &self.weights {
-            Weights::Float(w) => w.iter().map(|&w| quantise(w)).collect(),
-            Weights::Quantised(q) => q.clone(),
-        };
+        let all = self.quantised();
         let quantised: Vec<(usize, i16)> = all
             .into_iter()
             .enumerate()
@@ -260,6 +258,46 @@ impl NTuple {
         let hash = fnv1a(&out);
         out.extend_from_slice(&hash.to_le_bytes());
         out
+    }
+
+    /// Every weight in the file's integer form.
+    fn quantised(&self) -> Vec<i16> {
+        match &self.weights {
+            Weights::Float(w) => w.iter().map(|&w| quantise(w)).collect(),
+            Weights::Quantised(q) => q.clone(),
+        }
+    }
+
+    /// One network whose sum is the mean of the sums of `nets` (the same board and tuple
+    /// length): their tuples side by side, every weight over their count, rounded to the
+    /// file's resolution. An ensemble's value in one network, which the search follows
+    /// like any other. `None` when the shapes differ or the tuples would be too many.
+    pub fn average(nets: &[NTuple]) -> Option<NTuple> {
+        let first = nets.first()?;
+        let shape = |n: &NTuple| (n.width, n.height, n.n);
+        if nets.iter().any(|n| shape(n) != shape(first)) {
+            return None;
+        }
+        let tuples: Vec<Vec<u16>> = nets
+            .iter()
+            .flat_map(|n| n.slots.iter().step_by(2).cloned())
+            .collect();
+        if tuples.len() > MAX_TUPLES {
+            return None;
+        }
+        let k = nets.len() as f32;
+        let weights = nets
+            .iter()
+            .flat_map(|n| n.quantised())
+            .map(|q| (f32::from(q) / k).round() as i16)
+            .collect();
+        Some(NTuple::from_tuples(
+            first.width,
+            first.height,
+            first.n,
+            tuples,
+            Some(Weights::Quantised(weights)),
+        ))
     }
 
     /// Reads [`NTuple::to_bytes`]'s form, refusing anything malformed.
@@ -582,6 +620,41 @@ mod tests {
             assert_eq!(nt.value_of(&child), nt.value(&g, &p));
             std::mem::swap(&mut idx, &mut child);
         }
+    }
+
+    #[test]
+    fn an_average_sums_to_the_mean_of_its_networks() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let trained = |seed| {
+            let mut nt = NTuple::random(7, 6, 10, 5, seed);
+            train(
+                &mut nt,
+                &g,
+                &TrainOptions::shipped(300, seed),
+                &mut |_, _| {},
+            );
+            NTuple::from_bytes(&nt.to_bytes()).unwrap()
+        };
+        let (a, b) = (trained(1), trained(2));
+        let avg = NTuple::average(&[a, b]).unwrap();
+        let (a, b) = (trained(1), trained(2));
+        assert_eq!(avg.slot_count(), a.slot_count() + b.slot_count());
+        let sum = |n: &NTuple, seq| n.sum(&n.root_indices(&g, &parse_sequence(&g, seq).unwrap()));
+        for seq in ["", "4453", "44444", "1234567"] {
+            let mean = (sum(&a, seq) + sum(&b, seq)) / 2.0;
+            // Each of 40 weights rounded by at most half a step.
+            assert!((sum(&avg, seq) - mean).abs() <= 20.0 / QUANT, "{seq}");
+        }
+        assert_ne!(sum(&avg, "4453"), 0.0);
+        // One network is its own average, byte for byte.
+        assert_eq!(
+            NTuple::average(&[trained(1)]).unwrap().to_bytes(),
+            a.to_bytes()
+        );
+        // Another board or tuple length cannot join.
+        assert!(NTuple::average(&[a, NTuple::random(7, 6, 10, 4, 1)]).is_none());
+        assert!(NTuple::average(&[b, NTuple::random(6, 6, 10, 5, 1)]).is_none());
+        assert!(NTuple::average(&[]).is_none());
     }
 
     #[test]

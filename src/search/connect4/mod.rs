@@ -17,7 +17,8 @@ pub mod solve_cli;
 pub mod solver;
 
 pub use solve_cli::{
-    bench_sets, features_cli, solve_cli, train_ntuple_cli, NtupleTraining, SetStats, SolveOptions,
+    average_ntuple_cli, bench_sets, features_cli, solve_cli, train_ntuple_cli, NtupleTraining,
+    SetStats, SolveOptions,
 };
 
 use crate::base::score::{mate_in, DRAW, WIN};

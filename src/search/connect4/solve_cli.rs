@@ -19,7 +19,7 @@ use crate::game::connect4::windows::{Windows, FEATURE_NAMES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
 use anyhow::Context;
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Largest table `--tt-entries` may ask for (8 bytes each: 1 GB), for the long solves of
@@ -301,6 +301,49 @@ fn train_run<B: Bits>(
     let bytes = nt.to_bytes();
     std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     writeln!(log, "wrote {} ({} bytes)", path.display(), bytes.len())?;
+    Ok(())
+}
+
+/// Writes to `path` the average ([`ntuple::NTuple::average`]) of the networks in the files
+/// `inputs`, each of which must be a network for the options' board.
+pub fn average_ntuple_cli(
+    o: &SolveOptions,
+    path: &Path,
+    inputs: &[PathBuf],
+    log: &mut dyn Write,
+) -> anyhow::Result<()> {
+    o.check()?;
+    let mut nets = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let bytes = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
+        let nt = ntuple::NTuple::from_bytes(&bytes)
+            .with_context(|| format!("{}: not an n-tuple network", input.display()))?;
+        anyhow::ensure!(
+            (nt.width, nt.height) == (o.width, o.height),
+            "{}: a network for {}x{}, not {}x{}",
+            input.display(),
+            nt.width,
+            nt.height,
+            o.width,
+            o.height
+        );
+        nets.push(nt);
+    }
+    let avg = ntuple::NTuple::average(&nets).with_context(|| {
+        format!(
+            "the networks differ in tuple length, or have more than {} tuples together",
+            ntuple::MAX_TUPLES
+        )
+    })?;
+    let bytes = avg.to_bytes();
+    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
+    writeln!(
+        log,
+        "wrote {} ({} tuples, {} bytes)",
+        path.display(),
+        avg.slot_count() / 2,
+        bytes.len()
+    )?;
     Ok(())
 }
 
