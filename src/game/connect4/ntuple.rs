@@ -145,7 +145,7 @@ impl NTuple {
 
     /// The weight sum of the position whose indices are `idx` (its value is the sum's tanh).
     #[inline]
-    pub fn sum(&self, idx: &[u32]) -> f32 {
+    fn sum(&self, idx: &[u32]) -> f32 {
         let t = self.table_size();
         let at = |s: usize, i: u32| (s / 2) * t + i as usize;
         match &self.weights {
