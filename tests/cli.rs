@@ -316,24 +316,27 @@ fn c4_losses_tells_a_blunder_from_a_game_lost_by_its_opening() {
     );
 }
 
+/// `solve --train-ntuple FILE` on the 4×4 board, with `extra` options.
+fn train_4x4_ntuple(file: &str, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "solve",
+        "--width",
+        "4",
+        "--height",
+        "4",
+        "--train-ntuple",
+        file,
+    ];
+    args.extend_from_slice(extra);
+    run(&args, "")
+}
+
 #[test]
 fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
     // Too many cells for a tuple, or none: exit 1 with the reason, no file written.
     let path = std::env::temp_dir().join(format!("wuzi-cli-nt-{}.bin", std::process::id()));
     let file = path.to_str().unwrap();
-    let train = |extra: &[&str]| {
-        let mut args = vec![
-            "solve",
-            "--width",
-            "4",
-            "--height",
-            "4",
-            "--train-ntuple",
-            file,
-        ];
-        args.extend_from_slice(extra);
-        run(&args, "")
-    };
+    let train = |extra: &[&str]| train_4x4_ntuple(file, extra);
     for (flag, value) in [
         ("--ntuple-cells", "9"),
         ("--ntuple-cells", "0"),
@@ -366,15 +369,9 @@ fn solve_average_ntuple_writes_one_network_from_several() {
     std::fs::create_dir_all(&dir).unwrap();
     let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
     for (name, seed, tuples) in [("a.bin", "1", "3"), ("b.bin", "2", "4")] {
-        let o = run(
+        let o = train_4x4_ntuple(
+            &file(name),
             &[
-                "solve",
-                "--width",
-                "4",
-                "--height",
-                "4",
-                "--train-ntuple",
-                &file(name),
                 "--ntuple-games",
                 "200",
                 "--ntuple-seed",
@@ -384,7 +381,6 @@ fn solve_average_ntuple_writes_one_network_from_several() {
                 "--ntuple-cells",
                 "3",
             ],
-            "",
         );
         assert!(o.status.success(), "{}", text(&o.stderr));
     }
