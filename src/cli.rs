@@ -315,6 +315,14 @@ pub struct SolveArgs {
     /// connect4 --train-ntuple: cells in a tuple (1 to 8)
     #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLE_CELLS)]
     pub ntuple_cells: usize,
+    /// connect4 --train-ntuple: train the network in FILE further (slower learning, less
+    /// exploration) instead of a new one
+    #[arg(long, value_name = "FILE", requires = "train_ntuple")]
+    pub ntuple_from: Option<std::path::PathBuf>,
+    /// connect4 --train-ntuple: from ply N on, end a game at the solver's exact result when
+    /// a short weak solve settles it (tried every other ply)
+    #[arg(long, value_name = "N", requires = "train_ntuple")]
+    pub ntuple_solve_from: Option<usize>,
 }
 
 impl SolveArgs {
@@ -364,6 +372,8 @@ impl SolveArgs {
                         seed: self.ntuple_seed,
                         tuples: self.ntuple_tuples,
                         cells: self.ntuple_cells,
+                        init: self.ntuple_from.clone(),
+                        solve_from: self.ntuple_solve_from,
                     };
                     return connect4::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
                         .map_err(CliError::Failed);

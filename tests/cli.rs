@@ -426,3 +426,73 @@ fn solve_average_ntuple_writes_one_network_from_several() {
     assert!(!std::path::Path::new(&file("avg.bin")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn solve_train_ntuple_trains_a_network_further_with_the_solver() {
+    let dir = std::env::temp_dir().join(format!("wuzi-cli-further-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let small = [
+        "--ntuple-games",
+        "200",
+        "--ntuple-tuples",
+        "3",
+        "--ntuple-cells",
+        "3",
+    ];
+    let o = train_4x4_ntuple(&file("a.bin"), &small);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // Trained further, with games ended by the solver from ply 6: the file's shape is
+    // kept (not the default 180 tuples), the weights move, and the log says what the
+    // solver settled (on 4x4 every position it is given).
+    let a = file("a.bin");
+    let further = [
+        "--ntuple-games",
+        "200",
+        "--ntuple-from",
+        &a,
+        "--ntuple-solve-from",
+        "6",
+    ];
+    let o = train_4x4_ntuple(&file("b.bin"), &further);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let log = text(&o.stderr);
+    let settled = log
+        .lines()
+        .find_map(|l| l.strip_prefix("the solver settled "))
+        .unwrap_or_else(|| panic!("{log}"));
+    let counts: Vec<u64> = settled.split(' ').filter_map(|w| w.parse().ok()).collect();
+    assert!(
+        counts.len() == 2 && counts[0] == counts[1] && counts[0] > 0,
+        "{log}"
+    );
+    let read = |name: &str| {
+        wuzi::game::connect4::ntuple::NTuple::from_bytes(&std::fs::read(file(name)).unwrap())
+            .unwrap()
+    };
+    assert_eq!(read("b.bin").slot_count() / 2, 3);
+    assert_ne!(read("a.bin").to_bytes(), read("b.bin").to_bytes());
+    // A network for another board cannot be trained further: exit 1 naming it, nothing written.
+    let o = run(
+        &[
+            "solve",
+            "--width",
+            "5",
+            "--height",
+            "4",
+            "--train-ntuple",
+            &file("c.bin"),
+            "--ntuple-from",
+            &a,
+        ],
+        "",
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("a network for 4x4, not 5x4"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert!(!std::path::Path::new(&file("c.bin")).exists());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -495,17 +495,33 @@ impl TrainOptions {
             lambda: 0.5,
         }
     }
+
+    /// Settings for training a network further (from a file): the shipped run's end
+    /// learning rate and exploration, so what it knew is moved, not overwritten.
+    pub fn further(games: u64, seed: u64) -> TrainOptions {
+        TrainOptions {
+            games,
+            seed,
+            alpha: (0.001, 0.0003),
+            epsilon: (0.05, 0.02),
+            lambda: 0.5,
+        }
+    }
 }
 
 /// Self-play temporal-difference learning (TD(λ), forward view over each finished game).
 /// Every player wins at once when it can and never lets the opponent win next move when
 /// it has a choice; otherwise it plays the afterstate of best value, or with probability ε
 /// a random move, after which the λ-return is cut and the state before it learns the value
-/// of the best move instead. `report` sees the game count every so often.
+/// of the best move instead. `oracle` sees every position a player is about to move in (no
+/// immediate win there) and may end the game with its exact value for the first player
+/// (1, 0 or −1): the result of perfect play from there rather than of the 1-ply players'.
+/// `report` sees the game count every so often.
 pub fn train<B: Bits>(
     nt: &mut NTuple,
     g: &Geometry<B>,
     o: &TrainOptions,
+    oracle: &mut dyn FnMut(&Position<B>) -> Option<f32>,
     report: &mut dyn FnMut(u64, &NTuple),
 ) {
     let mut rng = Rng::new(o.seed);
@@ -528,6 +544,9 @@ pub fn train<B: Bits>(
             }
             if !(p.winning(g) & possible).is_zero() {
                 break sign;
+            }
+            if let Some(v) = oracle(&p) {
+                break v;
             }
             let nl = p.non_losing_moves(g);
             let pool = if nl.is_zero() { possible } else { nl };
@@ -631,6 +650,7 @@ mod tests {
                 &mut nt,
                 &g,
                 &TrainOptions::shipped(300, seed),
+                &mut |_| None,
                 &mut |_, _| {},
             );
             NTuple::from_bytes(&nt.to_bytes()).unwrap()
@@ -658,6 +678,45 @@ mod tests {
     }
 
     #[test]
+    fn an_oracle_ends_each_game_with_the_value_it_teaches() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let o = TrainOptions {
+            games: 300,
+            seed: 1,
+            alpha: (0.01, 0.005),
+            epsilon: (0.1, 0.1),
+            lambda: 0.5,
+        };
+        // Called on every position about to be moved in (no immediate win is possible
+        // before the first player's third stone); says "first player wins" (or loses) once
+        // four stones are down.
+        let taught = |v: f32| {
+            let mut nt = NTuple::random(7, 6, 12, 5, 3);
+            let mut asked = 0;
+            train(
+                &mut nt,
+                &g,
+                &o,
+                &mut |p| {
+                    asked += 1;
+                    (p.moves >= 4).then_some(v)
+                },
+                &mut |_, _| {},
+            );
+            (nt, asked)
+        };
+        let (won, asked) = taught(1.0);
+        let (lost, _) = taught(-1.0);
+        // Every game asked at plies 0 to 4 and ended there.
+        assert_eq!(asked, 300 * 5);
+        for seq in ["1234", "4433", "4747"] {
+            let p = parse_sequence(&g, seq).unwrap();
+            let (w, l) = (won.value(&g, &p), lost.value(&g, &p));
+            assert!(w > 0.2 && l < -0.2, "{seq}: {w} {l}");
+        }
+    }
+
+    #[test]
     fn file_form_keeps_the_values_and_refuses_damage() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
         let mut nt = NTuple::random(7, 6, 12, 5, 3);
@@ -668,7 +727,7 @@ mod tests {
             epsilon: (0.1, 0.1),
             lambda: 0.5,
         };
-        train(&mut nt, &g, &o, &mut |_, _| {});
+        train(&mut nt, &g, &o, &mut |_| None, &mut |_, _| {});
         let bytes = nt.to_bytes();
         let back = NTuple::from_bytes(&bytes).unwrap();
         for seq in ["", "4453", "44444"] {

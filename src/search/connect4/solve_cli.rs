@@ -11,10 +11,10 @@
 //! lines (the reset clears only the slots the previous search wrote).
 
 use super::parallel::solve_parallel;
-use super::solver::{TransTable, DEFAULT_TT_ENTRIES};
+use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
 use crate::game::connect4::ntuple;
-use crate::game::connect4::position::{parse_sequence, Geometry};
+use crate::game::connect4::position::{parse_sequence, Geometry, Position};
 use crate::game::connect4::windows::{Windows, FEATURE_NAMES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
 use anyhow::Context;
@@ -252,7 +252,20 @@ pub struct NtupleTraining {
     pub tuples: usize,
     /// Cells in a tuple ([`ntuple::TUPLE_CELLS`] for the shipped one).
     pub cells: usize,
+    /// Train this network further instead of a new one (its shape replaces `tuples` and
+    /// `cells`).
+    pub init: Option<PathBuf>,
+    /// From this ply on, every other ply, a game ends at the solver's exact result when a
+    /// weak solve within [`ORACLE_NODES`] settles it.
+    pub solve_from: Option<usize>,
 }
+
+/// Solver nodes a training game may spend on one position: a few milliseconds, so that the
+/// positions it settles are the ones it settles cheaply (on 12×6 most of them at ply 40,
+/// nearly all at 44) and the games still come by the million.
+pub const ORACLE_NODES: u64 = 50_000;
+/// Solver table for the training games' solves.
+const ORACLE_TT_ENTRIES: usize = 1 << 22;
 
 /// `pbrain-wuzi solve --train-ntuple FILE`: an n-tuple value network for the board of `o`,
 /// trained by self-play ([`ntuple::train`], the shipped 12×6 network's settings), written
@@ -284,24 +297,78 @@ fn train_run<B: Bits>(
         "--ntuple-cells must be 1 to {} on this board",
         ntuple::MAX_N.min(o.width * o.height)
     );
-    let mut nt = ntuple::NTuple::random(
-        o.width,
-        o.height,
-        t.tuples,
-        t.cells,
-        t.seed ^ ntuple::TUPLE_SEED,
-    );
-    let options = ntuple::TrainOptions::shipped(t.games, t.seed);
+    let (mut nt, options) = match &t.init {
+        Some(init) => (
+            read_ntuple(init, o)?,
+            ntuple::TrainOptions::further(t.games, t.seed),
+        ),
+        None => (
+            ntuple::NTuple::random(
+                o.width,
+                o.height,
+                t.tuples,
+                t.cells,
+                t.seed ^ ntuple::TUPLE_SEED,
+            ),
+            ntuple::TrainOptions::shipped(t.games, t.seed),
+        ),
+    };
+    let mut tt = TransTable::new(if t.solve_from.is_some() {
+        ORACLE_TT_ENTRIES
+    } else {
+        1
+    });
+    let (mut asked, mut settled) = (0u64, 0u64);
+    let mut oracle = |p: &Position<B>| {
+        let from = t.solve_from?;
+        if p.moves < from || !(p.moves - from).is_multiple_of(2) {
+            return None;
+        }
+        asked += 1;
+        let v = Solver::new(&g, &mut tt)
+            .with_node_limit(Some(ORACLE_NODES))
+            .solve(p, true)?;
+        settled += 1;
+        let mover = v.signum() as f32;
+        Some(if p.moves.is_multiple_of(2) {
+            mover
+        } else {
+            -mover
+        })
+    };
     let start = Instant::now();
-    ntuple::train(&mut nt, &g, &options, &mut |games, _| {
+    ntuple::train(&mut nt, &g, &options, &mut oracle, &mut |games, _| {
         if games % 100_000 == 0 {
             let _ = writeln!(log, "{games} games, {:.0} s", start.elapsed().as_secs_f64());
         }
     });
+    if t.solve_from.is_some() {
+        writeln!(
+            log,
+            "the solver settled {settled} of the {asked} positions it was given"
+        )?;
+    }
     let bytes = nt.to_bytes();
     std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
     writeln!(log, "wrote {} ({} bytes)", path.display(), bytes.len())?;
     Ok(())
+}
+
+/// The n-tuple network in the file `path`, which must be one for the options' board.
+fn read_ntuple(path: &Path, o: &SolveOptions) -> anyhow::Result<ntuple::NTuple> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let nt = ntuple::NTuple::from_bytes(&bytes)
+        .with_context(|| format!("{}: not an n-tuple network", path.display()))?;
+    anyhow::ensure!(
+        (nt.width, nt.height) == (o.width, o.height),
+        "{}: a network for {}x{}, not {}x{}",
+        path.display(),
+        nt.width,
+        nt.height,
+        o.width,
+        o.height
+    );
+    Ok(nt)
 }
 
 /// Writes to `path` the average ([`ntuple::NTuple::average`]) of the networks in the files
@@ -313,22 +380,10 @@ pub fn average_ntuple_cli(
     log: &mut dyn Write,
 ) -> anyhow::Result<()> {
     o.check()?;
-    let mut nets = Vec::with_capacity(inputs.len());
-    for input in inputs {
-        let bytes = std::fs::read(input).with_context(|| format!("reading {}", input.display()))?;
-        let nt = ntuple::NTuple::from_bytes(&bytes)
-            .with_context(|| format!("{}: not an n-tuple network", input.display()))?;
-        anyhow::ensure!(
-            (nt.width, nt.height) == (o.width, o.height),
-            "{}: a network for {}x{}, not {}x{}",
-            input.display(),
-            nt.width,
-            nt.height,
-            o.width,
-            o.height
-        );
-        nets.push(nt);
-    }
+    let nets = inputs
+        .iter()
+        .map(|input| read_ntuple(input, o))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let avg = ntuple::NTuple::average(&nets).with_context(|| {
         format!(
             "the networks differ in tuple length, or have more than {} tuples together",
