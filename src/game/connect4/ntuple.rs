@@ -496,8 +496,9 @@ impl TrainOptions {
         }
     }
 
-    /// Settings for training a network further (from a file): the shipped run's end
-    /// learning rate and exploration, so what it knew is moved, not overwritten.
+    /// Settings for training a network further (from a file): a third of the shipped
+    /// run's starting learning rate and half its exploration, so what the network knew is
+    /// moved, not overwritten.
     pub fn further(games: u64, seed: u64) -> TrainOptions {
         TrainOptions {
             games,
