@@ -331,6 +331,12 @@ fn train_4x4_ntuple(file: &str, extra: &[&str]) -> Output {
     run(&args, "")
 }
 
+/// The command failed while running (exit 1) and said `reason` on stderr.
+fn assert_failed_saying(o: &Output, reason: &str) {
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    assert!(text(&o.stderr).contains(reason), "{}", text(&o.stderr));
+}
+
 #[test]
 fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
     // Too many cells for a tuple, or none: exit 1 with the reason, no file written.
@@ -407,22 +413,12 @@ fn solve_average_ntuple_writes_one_network_from_several() {
     std::fs::remove_file(file("avg.bin")).unwrap();
     // Another board than the options', or a damaged file: exit 1 naming the file, nothing written.
     let o = average("5", &[file("a.bin"), file("b.bin")]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("a network for 4x4, not 5x4"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert_failed_saying(&o, "a network for 4x4, not 5x4");
     let mut bytes = std::fs::read(file("b.bin")).unwrap();
     bytes[40] ^= 1;
     std::fs::write(file("bad.bin"), bytes).unwrap();
     let o = average("4", &[file("a.bin"), file("bad.bin")]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("bad.bin: not an n-tuple network"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert_failed_saying(&o, "bad.bin: not an n-tuple network");
     assert!(!std::path::Path::new(&file("avg.bin")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -487,12 +483,7 @@ fn solve_train_ntuple_trains_a_network_further_with_the_solver() {
         ],
         "",
     );
-    assert_eq!(o.status.code(), Some(1));
-    assert!(
-        text(&o.stderr).contains("a network for 4x4, not 5x4"),
-        "{}",
-        text(&o.stderr)
-    );
+    assert_failed_saying(&o, "a network for 4x4, not 5x4");
     assert!(!std::path::Path::new(&file("c.bin")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
