@@ -4,7 +4,7 @@
 //! Iterative deepening over a full-width principal-variation search (null windows after the
 //! first move, a re-search when one fails high) with a transposition table: Connect Four is
 //! full of transpositions, and the table also hands each iteration the previous one's best
-//! move. Moves are ordered by the table's move, then the threats a move makes, then killer
+//! move. Moves are ordered by the table's move, then the new threats a move makes, then killer
 //! moves and a history of cut-offs, then the centre. The solver's safety rules hold at every
 //! node (take a win, never play under the other side's threat, a single forced block is the
 //! only move), and a node with one move left is extended rather than counted as a ply: a
@@ -36,14 +36,35 @@ const NTUPLE_SCALE: f32 = 2000.0;
 pub const TABLE_ENTRIES: usize = 1 << 20;
 /// Deepest ply a killer slot exists for (beyond, no killers).
 const MAX_PLY: usize = 128;
-/// Ordering weights: threats a move makes dominate, then the killers, then history.
+/// Ordering weights: the new threats a move makes dominate, then the killers, then history.
 const THREAT_ORDER: i32 = 1 << 20;
 const KILLER_ORDER: i32 = 1 << 18;
 /// Late move reductions: from this depth, moves after the first [`LMR_FULL_MOVES`] that make
-/// no threat and are no killer are searched one ply shallower first (null window), and again
-/// at full depth only when they beat alpha.
+/// no new threat and are no killer are searched one ply shallower first (null window), and
+/// again at full depth only when they beat alpha; from [`LMR_DEEP_DEPTH`] on, those after
+/// the first [`LMR_DEEP_MOVES`] two plies shallower.
 const LMR_MIN_DEPTH: u32 = 3;
 const LMR_FULL_MOVES: usize = 3;
+const LMR_DEEP_DEPTH: u32 = 4;
+const LMR_DEEP_MOVES: usize = 5;
+
+/// Threat cells of the mover after a move that it did not have before: a threat kept from
+/// earlier does not make every move loud (counted whole, a side with one threat had no
+/// quiet move left to reduce).
+#[inline]
+fn new_threats<B: Bits>(before: B, after: B) -> i32 {
+    (after & !before).count_ones() as i32
+}
+
+/// Plies a late quiet move's first search is reduced by (within LMR's bounds, depth ≥ 3).
+#[inline]
+fn lmr_reduction(depth: u32, index: usize) -> u32 {
+    if depth >= LMR_DEEP_DEPTH && index >= LMR_DEEP_MOVES {
+        2
+    } else {
+        1
+    }
+}
 
 #[derive(Clone, Copy, Default)]
 struct Entry {
@@ -287,7 +308,7 @@ impl<'a, B: Bits> MidSearch<'a, B> {
                 } else {
                     0
                 };
-                THREAT_ORDER * child.theirs.count_ones() as i32
+                THREAT_ORDER * new_threats(t.mine, child.theirs)
                     + killer
                     + self.history[c * g.height + row].min(KILLER_ORDER - 1000)
                     + centre
@@ -430,7 +451,8 @@ impl<'a, B: Bits> MidSearch<'a, B> {
                 let quiet = order < KILLER_ORDER;
                 let mut s = alpha + 1;
                 if quiet && depth >= LMR_MIN_DEPTH && i >= LMR_FULL_MOVES {
-                    s = -self.negamax(&child, ct, depth - 2, -alpha - 1, -alpha, ply + 1);
+                    let reduced = depth - 1 - lmr_reduction(depth, i);
+                    s = -self.negamax(&child, ct, reduced, -alpha - 1, -alpha, ply + 1);
                 }
                 if s > alpha && !self.aborted {
                     s = -self.negamax(&child, ct, depth - 1, -alpha - 1, -alpha, ply + 1);
@@ -621,6 +643,35 @@ mod tests {
             w.evaluate_leaf(&g, &q, &t) + (mine * NTUPLE_SCALE) as i32
         );
         assert_ne!(s.leaf(&q, &t, 0), w.evaluate_leaf(&g, &q, &t));
+    }
+
+    #[test]
+    fn a_threat_kept_from_before_leaves_the_other_moves_quiet() {
+        let g = Geometry::<u128>::new(12, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        // X holds 2-3-4 on the second row over empty cells at both ends: two threats.
+        let p = parse_sequence(&g, "32244939").unwrap();
+        let t = p.threats(&g);
+        assert_eq!(t.mine.count_ones(), 2);
+        let mut tt = Table::new(1 << 12);
+        let never = || false;
+        let s = MidSearch::new(&g, &w, None, &mut tt, None, &never);
+        let moves = s.ordered(&p, &t, p.possible(&g), 0, 1);
+        let order_of = |col| {
+            let m = moves
+                .as_slice()
+                .iter()
+                .find(|m| g.column_of(m.0) == Some(col));
+            m.unwrap().1
+        };
+        // A stone far away adds nothing: quiet, so late move reductions may take it.
+        assert!(order_of(11) < KILLER_ORDER, "{}", order_of(11));
+        // A third stone in column 3 makes a new (vertical) threat: ordered first.
+        assert!(order_of(2) >= THREAT_ORDER, "{}", order_of(2));
+        assert_eq!(moves.as_slice()[0].0, p.possible(&g) & g.column_mask(2));
+        assert_eq!(lmr_reduction(3, 8), 1);
+        assert_eq!(lmr_reduction(LMR_DEEP_DEPTH, LMR_DEEP_MOVES - 1), 1);
+        assert_eq!(lmr_reduction(LMR_DEEP_DEPTH, LMR_DEEP_MOVES), 2);
     }
 
     /// The bench's count is a signature: every run of the same build searches the same
