@@ -323,6 +323,10 @@ pub struct SolveArgs {
     /// a short weak solve settles it (tried every other ply)
     #[arg(long, value_name = "N", requires = "train_ntuple")]
     pub ntuple_solve_from: Option<usize>,
+    /// connect4 --train-ntuple: the games' moves chosen by the midgame search to depth N
+    /// (hand-set terms plus the network being trained) instead of the best afterstate
+    #[arg(long, value_name = "N", requires = "train_ntuple")]
+    pub ntuple_search_depth: Option<u32>,
 }
 
 impl SolveArgs {
@@ -374,6 +378,7 @@ impl SolveArgs {
                         cells: self.ntuple_cells,
                         init: self.ntuple_from.clone(),
                         solve_from: self.ntuple_solve_from,
+                        search_depth: self.ntuple_search_depth,
                     };
                     return connect4::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
                         .map_err(CliError::Failed);

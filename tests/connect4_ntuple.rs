@@ -88,3 +88,29 @@ fn bad_network_files_cost_one_warning_not_the_move() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `--ntuple-search-depth` trains on the games a midgame search plays: another network
+/// than the 1-ply players' games teach, written the same by the same command.
+#[test]
+fn a_searching_player_trains_another_network() {
+    let dir = std::env::temp_dir().join(format!("wuzi-c4-search-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let train = |name: &str, depth: Option<&str>| {
+        let path = dir.join(name);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_pbrain-wuzi"));
+        cmd.args(["solve", "--width", "7", "--height", "6", "--train-ntuple"])
+            .arg(&path)
+            .args(["--ntuple-games", "40", "--ntuple-tuples", "4"])
+            .args(["--ntuple-cells", "4"]);
+        if let Some(d) = depth {
+            cmd.args(["--ntuple-search-depth", d]);
+        }
+        let out = cmd.output().unwrap();
+        assert!(out.status.success(), "{out:?}");
+        std::fs::read(path).unwrap()
+    };
+    let searched = train("searched.bin", Some("3"));
+    assert_eq!(train("again.bin", Some("3")), searched);
+    assert_ne!(train("plain.bin", None), searched);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

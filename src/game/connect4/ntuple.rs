@@ -517,12 +517,15 @@ impl TrainOptions {
 /// of the best move instead. `oracle` sees every position a player is about to move in (no
 /// immediate win there) and may end the game with its exact value for the first player
 /// (1, 0 or −1): the result of perfect play from there rather than of the 1-ply players'.
-/// `report` sees the game count every so often.
+/// `mover`, when it names a legal column, plays that one instead of the best afterstate
+/// (a deeper player: its games visit the positions strong play reaches). `report` sees the
+/// game count every so often.
 pub fn train<B: Bits>(
     nt: &mut NTuple,
     g: &Geometry<B>,
     o: &TrainOptions,
     oracle: &mut dyn FnMut(&Position<B>) -> Option<f32>,
+    mover: &mut dyn FnMut(&NTuple, &Position<B>) -> Option<usize>,
     report: &mut dyn FnMut(u64, &NTuple),
 ) {
     let mut rng = Rng::new(o.seed);
@@ -566,7 +569,7 @@ pub fn train<B: Bits>(
             let col = if explore {
                 cols[rng.below(cols.len())]
             } else {
-                best.1
+                mover(nt, &p).filter(|c| cols.contains(c)).unwrap_or(best.1)
             };
             // The state before a random move learns the best move's value instead.
             if explore {
@@ -652,6 +655,7 @@ mod tests {
                 &g,
                 &TrainOptions::shipped(300, seed),
                 &mut |_| None,
+                &mut |_, _| None,
                 &mut |_, _| {},
             );
             NTuple::from_bytes(&nt.to_bytes()).unwrap()
@@ -702,6 +706,7 @@ mod tests {
                     asked += 1;
                     (p.moves >= 4).then_some(v)
                 },
+                &mut |_, _| None,
                 &mut |_, _| {},
             );
             (nt, asked)
@@ -718,6 +723,54 @@ mod tests {
     }
 
     #[test]
+    fn a_mover_chooses_the_moves_it_names() {
+        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
+        let o = TrainOptions {
+            games: 50,
+            seed: 1,
+            alpha: (0.01, 0.005),
+            epsilon: (0.0, 0.0),
+            lambda: 0.5,
+        };
+        // The bottom cell of column 7 after each game's first move (the first move is
+        // never forced, and there is no exploration).
+        let run = |mover: &mut dyn FnMut(&NTuple, &Position<u64>) -> Option<usize>| {
+            let mut nt = NTuple::random(7, 6, 12, 5, 3);
+            let mut corner = Vec::new();
+            train(
+                &mut nt,
+                &g,
+                &o,
+                &mut |p| {
+                    if p.moves == 1 {
+                        corner.push(!(p.mask & g.cell(6, 0)).is_zero());
+                    }
+                    None
+                },
+                mover,
+                &mut |_, _| {},
+            );
+            (nt.to_bytes(), corner)
+        };
+        let mut asked = 0;
+        let (told, corner) = run(&mut |_, _| {
+            asked += 1;
+            Some(6)
+        });
+        assert_eq!(corner, vec![true; 50]);
+        assert!(asked >= 50 * 6, "{asked}");
+        let (alone, corner) = run(&mut |_, _| None);
+        assert!(
+            corner.iter().all(|&c| !c),
+            "the best afterstate is not the corner"
+        );
+        assert_ne!(told, alone);
+        // A column the mover names that is not a move (off the board) is not played.
+        let (off_board, _) = run(&mut |_, _| Some(99));
+        assert_eq!(off_board, alone);
+    }
+
+    #[test]
     fn file_form_keeps_the_values_and_refuses_damage() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
         let mut nt = NTuple::random(7, 6, 12, 5, 3);
@@ -728,7 +781,14 @@ mod tests {
             epsilon: (0.1, 0.1),
             lambda: 0.5,
         };
-        train(&mut nt, &g, &o, &mut |_| None, &mut |_, _| {});
+        train(
+            &mut nt,
+            &g,
+            &o,
+            &mut |_| None,
+            &mut |_, _| None,
+            &mut |_, _| {},
+        );
         let bytes = nt.to_bytes();
         let back = NTuple::from_bytes(&bytes).unwrap();
         for seq in ["", "4453", "44444"] {

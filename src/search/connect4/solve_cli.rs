@@ -10,6 +10,7 @@
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
+use super::midgame;
 use super::parallel::solve_parallel;
 use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
@@ -258,6 +259,9 @@ pub struct NtupleTraining {
     /// From this ply on, every other ply, a game ends at the solver's exact result when a
     /// weak solve within [`ORACLE_NODES`] settles it.
     pub solve_from: Option<usize>,
+    /// The games' moves chosen by the midgame search to this depth (hand-set terms plus the
+    /// network being trained) instead of the best afterstate.
+    pub search_depth: Option<u32>,
 }
 
 /// Solver nodes a training game may spend on one position: a few milliseconds, so that the
@@ -267,6 +271,9 @@ pub struct NtupleTraining {
 pub const ORACLE_NODES: u64 = 50_000;
 /// Solver table for the training games' solves.
 const ORACLE_TT_ENTRIES: usize = 1 << 22;
+/// Midgame table for the training games' searches (`--ntuple-search-depth`): a shallow
+/// search visits a few thousand nodes a move.
+const MOVER_TT_ENTRIES: usize = 1 << 16;
 
 /// `pbrain-wuzi solve --train-ntuple FILE`: an n-tuple value network for the board of `o`,
 /// trained by self-play ([`ntuple::train`], the shipped 12×6 network's settings), written
@@ -337,12 +344,29 @@ fn train_run<B: Bits>(
             -mover
         })
     };
+    let windows = Windows::new(&g);
+    let mut mid_tt = midgame::Table::new(MOVER_TT_ENTRIES);
+    let never = || false;
+    let mut mover = |nt: &ntuple::NTuple, p: &Position<B>| {
+        let depth = t.search_depth?;
+        mid_tt.next_generation();
+        midgame::MidSearch::new(&g, &windows, Some(nt), &mut mid_tt, None, &never)
+            .run(p, depth, &mut |_| true)
+            .map(|r| r.col)
+    };
     let start = Instant::now();
-    ntuple::train(&mut nt, &g, &options, &mut oracle, &mut |games, _| {
-        if games % 100_000 == 0 {
-            let _ = writeln!(log, "{games} games, {:.0} s", start.elapsed().as_secs_f64());
-        }
-    });
+    ntuple::train(
+        &mut nt,
+        &g,
+        &options,
+        &mut oracle,
+        &mut mover,
+        &mut |games, _| {
+            if games % 100_000 == 0 {
+                let _ = writeln!(log, "{games} games, {:.0} s", start.elapsed().as_secs_f64());
+            }
+        },
+    );
     if t.solve_from.is_some() {
         writeln!(
             log,
