@@ -1,0 +1,159 @@
+#!/usr/bin/env python3
+"""How fast wuzi finds the forced wins a stronger engine finds: a tactics suite.
+
+  scripts/mate-suite.py run [--positions FILE] [--engine BIN] [--turn MS] [--concurrency N]
+                            [--param NAME=VALUE ...]
+  scripts/mate-suite.py make --games GAMES.jsonl --rapfi BIN [--turn MS] [--min-mate N]
+                            [--per-game N] [--concurrency N] > FILE
+
+`run` sets each position up with `BOARD` (15x15 freestyle, the side to move has a forced
+win), gives the engine `--turn` ms and reads its `MESSAGE depth ... ev E ... tm T` lines: a
+position counts as solved at the first line whose score is a proven win (E >= 29000), at
+time T. It prints the solved count, the time summed over the suite (an unsolved position
+counts the whole turn) and the counts by the win's length. Times depend on the machine and
+its load: compare builds in one session, same settings, on an otherwise quiet machine (two
+runs of one build differ by about 4 positions at 1 s).
+
+`make` builds such a suite from arena records (`games.jsonl`): every position of every
+game is given to Rapfi (`scripts/build-rapfi.sh`) for `--turn` ms and kept when Rapfi
+reports a win for the side to move in at least `--min-mate` plies (`Eval +M<n>`), at most
+`--per-game` positions a game. The default suite, scripts/data/rapfi-mates-free15.jsonl,
+was made so from wuzi's 40 games against Rapfi at 1 s/move (see the README).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+DEFAULT_SUITE = os.path.join(ROOT, "scripts", "data", "rapfi-mates-free15.jsonl")
+WIN_MIN = 29000
+
+
+def ask(cmd, moves, turn_ms, size=15):
+    """The engine's output lines up to its move, for `moves` (black first) on the board."""
+    side = len(moves) % 2
+    lines = [f"START {size}", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
+             "INFO rule 0", "BOARD"]
+    for i, (x, y) in enumerate(moves):
+        lines.append(f"{x},{y},{1 if i % 2 == side else 2}")
+    lines.append("DONE")
+    # Rapfi reads config.toml from its own folder or the working one: run it there.
+    cwd = os.path.dirname(os.path.abspath(cmd[0]))
+    p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    p.stdin.write("\n".join(lines) + "\n")
+    p.stdin.flush()
+    out = []
+    for line in p.stdout:
+        line = line.strip()
+        out.append(line)
+        if re.fullmatch(r"\d+,\d+", line):
+            break
+    try:
+        p.stdin.write("END\n")
+        p.stdin.flush()
+        p.wait(timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        p.kill()
+    return out
+
+
+def solved_at(lines):
+    """(ms, nodes) of the first iteration that proved a win, or None."""
+    for line in lines:
+        m = re.search(r"ev (-?\d+) n (\d+) .*tm (\d+)", line)
+        if m and int(m.group(1)) >= WIN_MIN:
+            return int(m.group(3)), int(m.group(2))
+    return None
+
+
+def rapfi_mate(lines):
+    """Rapfi's last reported win for the side to move, in plies, or None."""
+    mate = None
+    for line in lines:
+        m = re.search(r"Eval ([+-])M(\d+)", line)
+        if m:
+            mate = int(m.group(2)) if m.group(1) == "+" else None
+    return mate
+
+
+def run(args):
+    suite = [json.loads(line) for line in open(args.positions)]
+    cmd = [args.engine] + [a for p in args.param for a in ("--param", p)]
+
+    def one(x):
+        return solved_at(ask(cmd, [tuple(m) for m in x["moves"]], args.turn))
+
+    with ThreadPoolExecutor(args.concurrency) as ex:
+        res = list(ex.map(one, suite))
+    solved = [r for r in res if r]
+    total = sum(r[0] if r else args.turn for r in res)
+    print(f"solved {len(solved)}/{len(res)} within {args.turn} ms; "
+          f"time summed {total} ms (an unsolved position counts {args.turn})")
+    by = Counter()
+    got = Counter()
+    for x, r in zip(suite, res):
+        band = f"{(x['mate'] - 1) // 8 * 8 + 1}-{(x['mate'] - 1) // 8 * 8 + 8}"
+        by[band] += 1
+        got[band] += bool(r)
+    for band in sorted(by, key=lambda b: int(b.split("-")[0])):
+        print(f"  win in {band:>5} plies: {got[band]}/{by[band]}")
+
+
+def make(args):
+    games = [json.loads(line) for line in open(args.games)]
+    tasks = []
+    for gi, g in enumerate(games):
+        if g.get("width", 15) != 15 or g.get("rule", 0) != 0:
+            continue
+        moves = [tuple(m) for m in g["opening"]] + [tuple(m) for m in g["moves"]]
+        for k in range(len(g["opening"]), len(moves)):
+            tasks.append((gi, moves[:k]))
+
+    def one(t):
+        return t, rapfi_mate(ask([args.rapfi], t[1], args.turn))
+
+    kept = Counter()
+    with ThreadPoolExecutor(args.concurrency) as ex:
+        for (gi, moves), mate in ex.map(one, tasks):
+            if mate and mate >= args.min_mate and kept[gi] < args.per_game:
+                kept[gi] += 1
+                print(json.dumps({"game": games[gi]["id"], "moves": moves, "mate": mate}),
+                      flush=True)
+    print(f"mate-suite: {sum(kept.values())} positions from {len(kept)} games",
+          file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="time wuzi on the suite")
+    r.add_argument("--positions", default=DEFAULT_SUITE)
+    r.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "pbrain-wuzi"))
+    r.add_argument("--turn", type=int, default=1000)
+    r.add_argument("--concurrency", type=int, default=1)
+    r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
+    m = sub.add_parser("make", help="build a suite from arena records with Rapfi")
+    m.add_argument("--games", required=True)
+    m.add_argument("--rapfi", required=True)
+    m.add_argument("--turn", type=int, default=300)
+    m.add_argument("--min-mate", type=int, default=13)
+    m.add_argument("--per-game", type=int, default=4)
+    m.add_argument("--concurrency", type=int, default=1)
+    args = ap.parse_args()
+    if args.cmd == "run":
+        if not os.path.exists(args.engine):
+            sys.exit(f"mate-suite: no engine at {args.engine} (cargo build --release)")
+        run(args)
+    else:
+        make(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+//! `scripts/mate-suite.py` as a user runs it: `run` times the real engine on positions with
+//! a forced win, `make` keeps the positions of arena records where a stronger engine
+//! reports one (a fake engine with known answers stands in for Rapfi here).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn scratch(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wuzi-mate-suite-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mate-suite.py")
+}
+
+fn run_script(args: &[&str]) -> String {
+    let out = Command::new("python3")
+        .arg(script())
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "mate-suite.py failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn run_counts_the_wins_the_engine_proves() {
+    let dir = scratch("run");
+    let suite = dir.join("suite.jsonl");
+    // Black to move with an open three (a win in 3 plies), then an empty-ish board where
+    // nobody has a forced win.
+    std::fs::write(
+        &suite,
+        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
+         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
+    )
+    .unwrap();
+    let out = run_script(&[
+        "run",
+        "--positions",
+        suite.to_str().unwrap(),
+        "--engine",
+        env!("CARGO_BIN_EXE_pbrain-wuzi"),
+        "--turn",
+        "300",
+    ]);
+    assert!(out.starts_with("solved 1/2 within 300 ms"), "{out}");
+    assert!(out.contains("win in   1-8 plies: 1/2"), "{out}");
+}
+
+#[cfg(unix)]
+#[test]
+fn make_keeps_the_long_wins_the_stronger_engine_reports() {
+    let dir = scratch("make");
+    // The fake engine reports a win in 2n+1 plies once the board holds n >= 4 stones.
+    let fake = dir.join("pbrain-fake");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    DONE) if [ $n -ge 4 ]; then echo \"MESSAGE Depth 9 | Eval +M$((n*2+1)) | Time 1ms\"; else echo \"MESSAGE Depth 9 | Eval 30 | Time 1ms\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n    *,*,*) n=$((n+1)) ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let games = dir.join("games.jsonl");
+    std::fs::write(
+        &games,
+        "{\"id\":5,\"width\":15,\"rule\":0,\"opening\":[[7,7],[8,8]],\"moves\":[[6,6],[9,9],[5,5],[10,10],[4,4],[11,11]]}\n\
+         {\"id\":6,\"width\":20,\"rule\":0,\"opening\":[[7,7],[8,8]],\"moves\":[[6,6],[9,9],[5,5],[10,10]]}\n",
+    )
+    .unwrap();
+    let out = run_script(&[
+        "make",
+        "--games",
+        games.to_str().unwrap(),
+        "--rapfi",
+        fake.to_str().unwrap(),
+        "--min-mate",
+        "11",
+        "--per-game",
+        "2",
+    ]);
+    let kept: Vec<&str> = out.lines().collect();
+    // Positions of 5 and 6 stones (wins in 11 and 13); 4 stones is too short a win, 7 is
+    // past the per-game cap, and the 20x20 game is not a 15x15 freestyle one.
+    assert_eq!(kept.len(), 2, "{out}");
+    assert!(
+        kept[0].contains("\"game\": 5") && kept[0].contains("\"mate\": 11"),
+        "{out}"
+    );
+    assert!(
+        kept[0].contains("[[7, 7], [8, 8], [6, 6], [9, 9], [5, 5]]"),
+        "{out}"
+    );
+    assert!(kept[1].contains("\"mate\": 13"), "{out}");
+}
