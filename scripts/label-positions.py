@@ -20,9 +20,9 @@ processes can share the work; concatenate their outputs.
 import argparse
 import queue
 import re
-import subprocess
 import sys
-import threading
+
+from pbrain import Engine
 
 EVAL_RE = re.compile(r"\b(?:Eval|ev) ([+-]?M?-?\d+)")
 MATE = 20000
@@ -46,83 +46,22 @@ def moves_of(pos):
     return out
 
 
-class Engine:
-    def __init__(self, cmd, args):
-        self.cmd = cmd
-        self.args = args
-        self.start()
-
-    def start(self):
-        self.p = subprocess.Popen(
-            self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, text=True, bufsize=1)
-        self.lines = queue.Queue()
-        threading.Thread(target=self.pump, args=(self.p, self.lines), daemon=True).start()
-
-    @staticmethod
-    def pump(p, lines):
-        for line in p.stdout:
-            lines.put(line.strip())
-        lines.put(None)
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def read(self, timeout):
-        line = self.lines.get(timeout=timeout)
-        if line is None:
-            raise RuntimeError("engine closed its output")
-        return line
-
-    def restart(self):
-        self.p.kill()
-        self.p.wait()
-        self.start()
-
-    def score(self, moves):
-        for _ in range(3):
-            try:
-                return self.try_score(moves)
-            except (queue.Empty, RuntimeError, BrokenPipeError):
-                self.restart()
-        return None
-
-    def try_score(self, moves):
-        a = self.args
-        # An engine that reads its input while it searches (Rapfi) may swallow the START
-        # sent right after its move: ask again until it answers OK.
-        for _ in range(5):
-            self.send(f"START {a.size}")
-            try:
-                if self.read(2.0).upper().startswith("OK"):
-                    break
-            except queue.Empty:
-                continue
-        else:
-            raise RuntimeError("no OK to START")
-        for key, value in (("rule", a.rule), ("timeout_turn", a.turn), ("timeout_match", 0),
-                           ("thread_num", 1), ("max_node", a.nodes), ("max_depth", a.depth)):
-            if value is not None:
-                self.send(f"INFO {key} {value}")
-        self.send("BOARD")
-        n = len(moves)
-        for i, (x, y) in enumerate(moves):
-            own = (i % 2) == (n % 2)
-            self.send(f"{x},{y},{1 if own else 2}")
-        self.send("DONE")
-        score = None
-        while True:
-            line = self.read(60.0)
-            if line.upper().startswith("MESSAGE"):
-                found = EVAL_RE.findall(line)
-                if found:
-                    score = parse_score(found[-1])
-                continue
-            if re.match(r"^\d+,\d+$", line):
-                return score
-            if line.upper().startswith(("ERROR", "UNKNOWN")):
-                return None
+def score(eng, moves, a):
+    """The teacher's last reported score for the side to move, or None (three tries, the
+    engine restarted after each failure)."""
+    infos = {"rule": a.rule, "timeout_turn": a.turn, "timeout_match": 0, "thread_num": 1,
+             "max_node": a.nodes, "max_depth": a.depth}
+    for _ in range(3):
+        try:
+            got = eng.analyse(moves, size=a.size, infos=infos)
+        except (queue.Empty, RuntimeError, BrokenPipeError):
+            eng.restart()
+            continue
+        if got is None:
+            return None
+        found = [t for line in got[0] for t in EVAL_RE.findall(line)]
+        return parse_score(found[-1]) if found else None
+    return None
 
 
 def main():
@@ -139,7 +78,7 @@ def main():
     ap.add_argument("--shard", default="0/1")
     a = ap.parse_args()
     shard, shards = (int(v) for v in a.shard.split("/"))
-    eng = Engine([a.engine], a)
+    eng = Engine([a.engine])
     done = 0
     with open(a.positions) as f, open(a.out, "w") as out:
         for i, line in enumerate(f):
@@ -148,14 +87,14 @@ def main():
             if i % a.every or (i // a.every) % shards != shard:
                 continue
             pos = line.split()[0]
-            s = eng.score(moves_of(pos))
+            s = score(eng, moves_of(pos), a)
             if s is not None:
                 out.write(f"{pos} {s}\n")
                 done += 1
                 if done % 1000 == 0:
                     out.flush()
                     print(f"{done} labelled", file=sys.stderr)
-    eng.send("END")
+    eng.close()
     print(f"{done} positions labelled", file=sys.stderr)
 
 

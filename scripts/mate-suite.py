@@ -24,43 +24,28 @@ import argparse
 import json
 import os
 import re
-import subprocess
 import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
+
+from pbrain import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 DEFAULT_SUITE = os.path.join(ROOT, "scripts", "data", "rapfi-mates-free15.jsonl")
 WIN_MIN = 29000
 
 
-def ask(cmd, moves, turn_ms, size=15):
-    """The engine's output lines up to its move, for `moves` (black first) on the board."""
-    side = len(moves) % 2
-    lines = [f"START {size}", f"INFO timeout_turn {turn_ms}", "INFO timeout_match 0",
-             "INFO rule 0", "BOARD"]
-    for i, (x, y) in enumerate(moves):
-        lines.append(f"{x},{y},{1 if i % 2 == side else 2}")
-    lines.append("DONE")
+def ask(cmd, moves, turn_ms):
+    """The engine's MESSAGE lines before its move, for `moves` (black first) on a 15x15
+    freestyle board, from a fresh process so that no table carries over."""
     # Rapfi reads config.toml from its own folder or the working one: run it there.
-    cwd = os.path.dirname(os.path.abspath(cmd[0]))
-    p = subprocess.Popen(cmd, cwd=cwd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL, text=True)
-    p.stdin.write("\n".join(lines) + "\n")
-    p.stdin.flush()
-    out = []
-    for line in p.stdout:
-        line = line.strip()
-        out.append(line)
-        if re.fullmatch(r"\d+,\d+", line):
-            break
+    eng = Engine(cmd, cwd=os.path.dirname(os.path.abspath(cmd[0])))
     try:
-        p.stdin.write("END\n")
-        p.stdin.flush()
-        p.wait(timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        p.kill()
-    return out
+        got = eng.analyse(moves, infos={"timeout_turn": turn_ms, "timeout_match": 0, "rule": 0},
+                          timeout=turn_ms / 1000 + 30)
+    finally:
+        eng.close()
+    return got[0] if got else []
 
 
 def solved_at(lines):

@@ -63,7 +63,7 @@ fn make_keeps_the_long_wins_the_stronger_engine_reports() {
     let fake = dir.join("pbrain-fake");
     std::fs::write(
         &fake,
-        "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    DONE) if [ $n -ge 4 ]; then echo \"MESSAGE Depth 9 | Eval +M$((n*2+1)) | Time 1ms\"; else echo \"MESSAGE Depth 9 | Eval 30 | Time 1ms\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n    *,*,*) n=$((n+1)) ;;\n  esac\ndone\n",
+        "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo OK ;;\n    DONE) if [ $n -ge 4 ]; then echo \"MESSAGE Depth 9 | Eval +M$((n*2+1)) | Time 1ms\"; else echo \"MESSAGE Depth 9 | Eval 30 | Time 1ms\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n    *,*,*) n=$((n+1)) ;;\n  esac\ndone\n",
     )
     .unwrap();
     {
