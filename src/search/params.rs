@@ -71,6 +71,13 @@ pub struct Params {
     /// `lmr_from` / `lmr_far`. 100 scored +32.8 ± 21.3 Elo against 0 (1,000 games,
     /// 200 ms/move).
     pub lmr_log: i32,
+    /// Logarithmic reductions keep their fraction of a ply (in the search's depth units)
+    /// instead of being rounded down to whole plies.
+    pub lmr_frac: bool,
+    /// Depth a node with a single candidate (a forced reply) gives its move, in sixteenths
+    /// of a ply: 16 searches the reply without spending depth; more extends the line that
+    /// forces it, as Rapfi's 1.3 plies for a reply to a five threat.
+    pub forced_ext: i32,
     /// Quiescence (modes with a search of fours at the leaves): attacker plies in which a
     /// bare four (one that makes nothing else) is tried; past them only fours that also make
     /// a three, an open two or a second four are.
@@ -220,6 +227,8 @@ impl Default for Params {
             rfp_depth: 3,
             rfp_margin: 150,
             lmr_log: 100,
+            lmr_frac: false,
+            forced_ext: 16,
             time_turn: 850,
             search_end: 1000,
             time_pace: false,
@@ -311,6 +320,8 @@ impl Params {
             "rfp_depth" => self.rfp_depth = parse(name, value)?,
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
+            "lmr_frac" => self.lmr_frac = parse::<u8>(name, value)? != 0,
+            "forced_ext" => self.forced_ext = parse::<i32>(name, value)?.clamp(0, 32),
             "time_turn" => self.time_turn = parse(name, value)?,
             "search_end" => self.search_end = parse(name, value)?,
             "time_pace" => self.time_pace = parse::<u8>(name, value)? != 0,

@@ -45,6 +45,18 @@ fn excluded_salt(m: Move) -> u64 {
     (u64::from(m.x) << 8 | u64::from(m.y) | 1 << 16).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
+/// The unit of search depth: a ply is this many units, so that reductions and extensions
+/// can be fractions of a ply (a forced reply extended by a little more than the ply it
+/// costs, a late move reduced by 2.4 plies rather than 2). Parameters and the table's
+/// depths stay in whole plies.
+pub(super) const ONE_PLY: i32 = 16;
+
+/// Whole plies in `depth` units, rounded down.
+#[inline]
+fn plies(depth: i32) -> i32 {
+    depth.div_euclid(ONE_PLY)
+}
+
 /// Bound of a history entry with [`Params::hist_gravity`].
 const HIST_MAX: i32 = 16_384;
 /// Marks a ply whose node had no static value (it faced a threat, or was not reached).
@@ -273,7 +285,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
     fn negamax(&mut self, depth: i32, ply: u32, alpha: i32, beta: i32, pv: bool, cut: bool) -> i32 {
         let marked = match self.busy {
             Some(b)
-                if depth >= self.params.smp_busy_depth
+                if depth >= self.params.smp_busy_depth * ONE_PLY
                     && self.excluded.get(ply as usize) == Some(&None) =>
             {
                 let key = self.game.key();
@@ -323,7 +335,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if self.game.facing_five() {
                 // Quiescence: a five threat is answered (its blocks only, no extension)
                 // before the position is judged.
-                depth = 1;
+                depth = ONE_PLY;
             } else {
                 if let Some(w) = self.leaf_vcf() {
                     return mate_in(ply + w.plies);
@@ -351,7 +363,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             tt_move = e.mv;
             tt_entry = Some(e);
             let s = from_tt(e.score, ply);
-            if !pv && e.depth as i32 >= depth {
+            if !pv && i32::from(e.depth) * ONE_PLY >= depth {
                 let cut = match e.bound {
                     Bound::Exact => true,
                     Bound::Lower => s >= beta,
@@ -402,8 +414,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
             // Razoring: far below alpha near the leaves, only a four can bring it back, and
             // the quiescence search tries exactly those.
             if G::FOUR_QUIESCENCE
-                && depth <= self.params.razor_depth
-                && eval + self.params.razor_base + self.params.razor_mul * depth < alpha
+                && depth <= self.params.razor_depth * ONE_PLY
+                && eval + self.params.razor_base + self.params.razor_mul * depth / ONE_PLY < alpha
             {
                 let v = self.qsearch(ply, alpha, alpha + 1, 0);
                 if v < alpha || self.aborted {
@@ -414,8 +426,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             // bring it back. Not where the opponent can make a four: it may have a VCF that
             // the static value does not see.
             let margin = self.params.rfp_margin
-                * (depth - i32::from(improving && self.params.rfp_improving));
-            if depth <= self.params.rfp_depth
+                * (depth - ONE_PLY * i32::from(improving && self.params.rfp_improving))
+                / ONE_PLY;
+            if depth <= self.params.rfp_depth * ONE_PLY
                 && eval - margin >= beta
                 && !self.game.opponent_can_four()
             {
@@ -424,14 +437,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
             // Null move: not twice in a row (the last move a pass), which would only hand
             // the move back.
             if self.params.nmp_depth > 0
-                && depth >= self.params.nmp_depth
+                && depth >= self.params.nmp_depth * ONE_PLY
                 && eval >= beta
                 && !self.game.opponent_can_four()
                 && self.game.last_move().is_some()
                 && self.game.pass()
             {
-                let r = self.params.nmp_base + depth / self.params.nmp_div.max(1);
-                let s = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false, !cut);
+                let r =
+                    (self.params.nmp_base + plies(depth) / self.params.nmp_div.max(1)) * ONE_PLY;
+                let s = -self.negamax(depth - ONE_PLY - r, ply + 1, -beta, -beta + 1, false, !cut);
                 self.game.undo();
                 if self.aborted {
                     return 0;
@@ -443,15 +457,18 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
 
         if self.params.iir_depth > 0
-            && depth >= self.params.iir_depth
+            && depth >= self.params.iir_depth * ONE_PLY
             && tt_move.is_none()
             && skip.is_none()
         {
-            depth -= 1;
+            depth -= ONE_PLY;
         }
-        if let Some(e) = tt_entry.filter(|_| self.params.iir_tt > 0 && pv && p > 0 && depth > 1) {
-            let r = ((depth - e.depth as i32) * self.params.iir_tt / 1000).clamp(0, 3);
-            depth = (depth - r).max(1);
+        if let Some(e) =
+            tt_entry.filter(|_| self.params.iir_tt > 0 && pv && p > 0 && depth > ONE_PLY)
+        {
+            let r = ((depth - i32::from(e.depth) * ONE_PLY) * self.params.iir_tt / 1000)
+                .clamp(0, 3 * ONE_PLY);
+            depth = (depth - r).max(ONE_PLY);
         }
 
         let likely_fail_high = self.params.fhr_margin > 0
@@ -459,9 +476,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
             && cut
             && eval != NO_EVAL
             && !is_decisive(beta)
-            && eval >= beta + self.params.fhr_margin * depth;
+            && eval >= beta + self.params.fhr_margin * depth / ONE_PLY;
         // A ply less for every move but a four where the node is likely to fail high.
-        let fhr = |g: &G, m: Move| i32::from(likely_fail_high && !g.move_codes(m)[0].is_four());
+        let fhr =
+            |g: &G, m: Move| ONE_PLY * i32::from(likely_fail_high && !g.move_codes(m)[0].is_four());
 
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -485,20 +503,21 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 self.params.se_depth > 0
                     && p > 0
                     && skip.is_none()
-                    && depth >= self.params.se_depth
+                    && depth >= self.params.se_depth * ONE_PLY
                     && e.bound != Bound::Upper
-                    && e.depth as i32 >= depth - 3
+                    && i32::from(e.depth) * ONE_PLY >= depth - 3 * ONE_PLY
                     && !is_decisive(from_tt(e.score, ply))
             }) {
-                let sbeta = from_tt(e.score, ply) - self.params.se_margin * depth;
+                let sbeta = from_tt(e.score, ply) - self.params.se_margin * depth / ONE_PLY;
                 self.excluded[p] = Some(m);
-                let v = self.negamax((depth - 1) / 2, ply, sbeta - 1, sbeta, false, cut);
+                let half = (plies(depth) - 1) / 2 * ONE_PLY;
+                let v = self.negamax(half, ply, sbeta - 1, sbeta, false, cut);
                 self.excluded[p] = None;
                 if self.aborted {
                     return 0;
                 }
                 if v < sbeta {
-                    ext = 1;
+                    ext = ONE_PLY;
                 } else if sbeta >= beta {
                     // Multi-cut: another move beats beta as well.
                     return sbeta;
@@ -507,7 +526,14 @@ impl<'a, G: Tactics> Worker<'a, G> {
             let ext = ext - fhr(&self.game, m);
             self.note_attack(p, m);
             self.play(m);
-            let s = -self.negamax(depth - 1 + ext, ply + 1, -beta, -alpha, pv, !cut && !pv);
+            let s = -self.negamax(
+                depth - ONE_PLY + ext,
+                ply + 1,
+                -beta,
+                -alpha,
+                pv,
+                !cut && !pv,
+            );
             self.game.undo();
             if self.aborted {
                 return 0;
@@ -520,12 +546,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     depth -= self.alpha_reduction(depth, s);
                 }
                 if s >= beta {
-                    self.on_cutoff(p, m, depth, &[]);
+                    self.on_cutoff(p, m, plies(depth), &[]);
                     self.tt.store(
                         key,
                         best_move,
                         to_tt(best, ply),
-                        depth.clamp(0, 255) as u8,
+                        plies(depth).clamp(0, 255) as u8,
                         Bound::Lower,
                     );
                     return best;
@@ -533,7 +559,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
         let move_count_pruning = self.params.mcp_depth > 0;
-        let beam = self.params.beam_at(depth);
+        let beam = self.params.beam_at(plies(depth));
         self.score_moves(p, tt_move);
         let all = self.moves[p].len();
         let mut n = all.min(beam);
@@ -541,9 +567,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return if best_move.is_some() { best } else { DRAW };
         }
         // A lone candidate is a forced reply: search it without spending depth.
-        let ext = if n == 1 && !quiescence { 1 } else { 0 };
-        let limit = if move_count_pruning && !pv && depth <= self.params.mcp_depth {
-            self.params.move_count_limit(depth, improving)
+        let ext = if n == 1 && !quiescence {
+            self.params.forced_ext
+        } else {
+            0
+        };
+        let limit = if move_count_pruning && !pv && depth <= self.params.mcp_depth * ONE_PLY {
+            self.params.move_count_limit(plies(depth), improving)
         } else {
             usize::MAX
         };
@@ -552,7 +582,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         // Deferral only where the children are deep enough to be marked busy.
         let busy = self
             .busy
-            .filter(|_| depth - 1 + ext >= self.params.smp_busy_depth);
+            .filter(|_| depth - ONE_PLY + ext >= self.params.smp_busy_depth * ONE_PLY);
         self.deferred[p].clear();
         let mut next_deferred = 0;
         loop {
@@ -611,7 +641,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     continue;
                 }
             }
-            let d = depth - 1 + ext - reduced;
+            let d = depth - ONE_PLY + ext - reduced;
             let mut s;
             if searched == 1 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
@@ -624,10 +654,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     && attack >= Code::OpenThree
                     && self.attacks[p - 2] >= Code::OpenThree
                 {
-                    r = (r - self.params.lmr_attack).max(0);
+                    r = (r - self.params.lmr_attack * ONE_PLY).max(0);
                 }
                 let r = if self.params.hist_lmr > 0 && r > 0 {
-                    (r - hist / self.params.hist_lmr).clamp(0, depth - 1)
+                    (r - hist / self.params.hist_lmr * ONE_PLY).clamp(0, depth - ONE_PLY)
                 } else {
                     r
                 };
@@ -664,7 +694,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                                     .filter(|&t| Some(t) != staged && t != m),
                             );
                         }
-                        self.on_cutoff(p, m, depth, &tried);
+                        self.on_cutoff(p, m, plies(depth), &tried);
                         self.tried = tried;
                         break;
                     }
@@ -682,7 +712,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             key,
             best_move,
             to_tt(best, ply),
-            depth.clamp(0, 255) as u8,
+            plies(depth).clamp(0, 255) as u8,
             bound,
         );
         best
@@ -721,8 +751,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
     #[inline]
     fn alpha_reduction(&self, depth: i32, s: i32) -> i32 {
         let r = self.params.alpha_red;
-        if r > 0 && depth > 2 && depth < 12 && !is_decisive(s) {
-            r
+        if r > 0 && depth > 2 * ONE_PLY && depth < 12 * ONE_PLY && !is_decisive(s) {
+            r * ONE_PLY
         } else {
             0
         }
@@ -772,32 +802,41 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if p.lmr_log > 0 {
             // Logarithmic in both depth and move number, as in the chess engines; fours
             // are never reduced (they force the reply), threes and strong blocks less.
-            if depth < 2 || attack.is_four() {
+            if depth < 2 * ONE_PLY || attack.is_four() {
                 return 0;
             }
-            let mut r =
-                ((depth as f32).ln() * ((i + 1) as f32).ln() * p.lmr_log as f32 / 100.0) as i32;
-            if !pv && !improving && r >= 1 {
-                r += 1;
+            let base =
+                (depth as f32 / ONE_PLY as f32).ln() * ((i + 1) as f32).ln() * p.lmr_log as f32
+                    / 100.0;
+            // Whole plies unless `lmr_frac`, where the fraction is kept.
+            let mut r = if p.lmr_frac {
+                (base * ONE_PLY as f32) as i32
+            } else {
+                base as i32 * ONE_PLY
+            };
+            if !pv && !improving && r >= ONE_PLY {
+                r += ONE_PLY;
             }
             if pv {
-                r -= 1;
+                r -= ONE_PLY;
             }
             if cut {
-                r += 1;
+                r += ONE_PLY;
             }
             if order >= p.lmr_tactical {
-                r -= 1;
+                r -= ONE_PLY;
             }
-            return r.clamp(0, depth - 1);
+            return r.clamp(0, depth - ONE_PLY);
         }
-        if i < p.lmr_from || depth < p.lmr_depth || order >= p.lmr_tactical {
-            0
-        } else if i >= p.lmr_far && depth > p.lmr_depth {
-            2
-        } else {
-            1
-        }
+        let d = plies(depth);
+        ONE_PLY
+            * if i < p.lmr_from || d < p.lmr_depth || order >= p.lmr_tactical {
+                0
+            } else if i >= p.lmr_far && d > p.lmr_depth {
+                2
+            } else {
+                1
+            }
     }
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
@@ -844,11 +883,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
             self.play(m);
             let mut s;
             if best.is_none() {
-                s = -self.negamax(depth - 1, 1, -beta, -alpha, true, false);
+                s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
             } else {
-                s = -self.negamax(depth - 1, 1, -alpha - 1, -alpha, false, true);
+                s = -self.negamax(depth - ONE_PLY, 1, -alpha - 1, -alpha, false, true);
                 if s > alpha && s < beta && !self.aborted {
-                    s = -self.negamax(depth - 1, 1, -beta, -alpha, true, false);
+                    s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
                 }
             }
             self.game.undo();
@@ -880,7 +919,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 } else {
                     Bound::Upper
                 };
-                self.tt.store(key, Some(m), s, depth as u8, bound);
+                self.tt
+                    .store(key, Some(m), s, plies(depth).clamp(0, 255) as u8, bound);
             }
         }
         best
@@ -972,7 +1012,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 (-INFINITE, INFINITE)
             };
             let found = loop {
-                let r = self.root(depth as i32, lo, hi);
+                let r = self.root(depth as i32 * ONE_PLY, lo, hi);
                 if self.aborted {
                     break r;
                 }
