@@ -61,7 +61,9 @@ pub struct Params {
     /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
     /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
     /// 0 turns it off. Depth 3 with 150 per ply scored +21 Elo (two runs of 800 games at
-    /// 200 ms/move: +22.6 ± 24.1 and +20.0 ± 24.1) against off.
+    /// 200 ms/move: +22.6 ± 24.1 and +20.0 ± 24.1) against off. Depth 12 (Rapfi prunes
+    /// so at every depth) against 3: +11.6 ± 30.9 (480 games, 200 ms/move, SPRT [0, 10]
+    /// undecided), so it stays 3.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
     /// Logarithmic late-move reductions: when above 0, the `i`-th move searched at depth `d`
@@ -72,12 +74,30 @@ pub struct Params {
     /// 200 ms/move).
     pub lmr_log: i32,
     /// Logarithmic reductions keep their fraction of a ply (in the search's depth units)
-    /// instead of being rounded down to whole plies.
+    /// instead of being rounded down to whole plies. Mate suite at 1 s: 79/142 against 77
+    /// off (noise about ±4); with `lmr_cut` 29 and `rfp_depth` 12 in one screen: −2.9 ± 31.0
+    /// Elo (480 games, 200 ms/move), so off.
     pub lmr_frac: bool,
     /// Depth a node with a single candidate (a forced reply) gives its move, in sixteenths
     /// of a ply: 16 searches the reply without spending depth; more extends the line that
-    /// forces it, as Rapfi's 1.3 plies for a reply to a five threat.
+    /// forces it, as Rapfi's 1.3 plies for a reply to a five threat. 21 solved 67/142 of
+    /// the mate suite at 1 s against 77 at 16: lines of fours grow too long, so 16.
     pub forced_ext: i32,
+    /// Sixteenths of a ply a logarithmic reduction grows by at a cut node (16: one ply).
+    /// Rapfi's 29 (1.8 plies): mate suite 80/142, no change; in the screen of `lmr_frac`.
+    pub lmr_cut: i32,
+    /// Sixteenths of a ply the table move gets at a PV node (`ttm_ext_pv`) and elsewhere
+    /// (`ttm_ext`) when the singular extension did not extend it; Rapfi's are 4 and 1.
+    /// 4 and 1 solved 70/142 of the mate suite at 1 s against 77 at 0 and 0, so off.
+    pub ttm_ext_pv: i32,
+    pub ttm_ext: i32,
+    /// Sixteenths of a ply more reduction for a move answering an open three that blocks
+    /// no four of the opponent and lies more than four cells from the opponent's last stone
+    /// (`udr_opp`) / from our own (`udr_self`); Rapfi's are about 31 and 15. 0: off.
+    /// 31 and 15 against off: +2.2 ± 31.1 Elo (480 games, 200 ms/move, SPRT [0, 10]
+    /// undecided), so off.
+    pub udr_opp: i32,
+    pub udr_self: i32,
     /// Quiescence (modes with a search of fours at the leaves): attacker plies in which a
     /// bare four (one that makes nothing else) is tried; past them only fours that also make
     /// a three, an open two or a second four are.
@@ -229,6 +249,11 @@ impl Default for Params {
             lmr_log: 100,
             lmr_frac: false,
             forced_ext: 16,
+            lmr_cut: 16,
+            ttm_ext_pv: 0,
+            ttm_ext: 0,
+            udr_opp: 0,
+            udr_self: 0,
             time_turn: 850,
             search_end: 1000,
             time_pace: false,
@@ -322,6 +347,11 @@ impl Params {
             "lmr_log" => self.lmr_log = parse(name, value)?,
             "lmr_frac" => self.lmr_frac = parse::<u8>(name, value)? != 0,
             "forced_ext" => self.forced_ext = parse::<i32>(name, value)?.clamp(0, 32),
+            "lmr_cut" => self.lmr_cut = parse::<i32>(name, value)?.clamp(0, 64),
+            "ttm_ext_pv" => self.ttm_ext_pv = parse::<i32>(name, value)?.clamp(0, 8),
+            "ttm_ext" => self.ttm_ext = parse::<i32>(name, value)?.clamp(0, 8),
+            "udr_opp" => self.udr_opp = parse::<i32>(name, value)?.clamp(0, 64),
+            "udr_self" => self.udr_self = parse::<i32>(name, value)?.clamp(0, 64),
             "time_turn" => self.time_turn = parse(name, value)?,
             "search_end" => self.search_end = parse(name, value)?,
             "time_pace" => self.time_pace = parse::<u8>(name, value)? != 0,

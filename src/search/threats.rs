@@ -459,6 +459,10 @@ pub trait Tactics: Game {
     fn move_codes(&self, _m: Move) -> [Code; 2] {
         [Code::None; 2]
     }
+    /// The side to move's own last stone (two plies back), where the mode keeps it.
+    fn own_last(&self) -> Option<Move> {
+        None
+    }
 }
 
 impl<R: Rule> Tactics for Board<R> {
@@ -514,6 +518,11 @@ impl<R: Rule> Tactics for Board<R> {
     fn move_codes(&self, m: Move) -> [Code; 2] {
         let me = self.side_to_move();
         [self.code(m, me), self.code(m, me.opponent())]
+    }
+
+    #[inline]
+    fn own_last(&self) -> Option<Move> {
+        self.own_last_move()
     }
 }
 

@@ -389,6 +389,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
         // The static value, where the node has a choice: a node that must answer a five or an
         // open four's threat has none, and its value is what the answers give.
         let threatened = self.game.facing_threat();
+        // Answering an open three (or a double four), not a five: the candidates are the
+        // stops and our own fours.
+        let defending = threatened && !self.game.facing_five();
         let improving = if !threatened && !quiescence {
             let eval = self.game.evaluate();
             self.evals[p] = eval;
@@ -523,6 +526,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     return sbeta;
                 }
             }
+            // The table move not found singular still leads the node: a fraction of a
+            // ply more, more at PV nodes (Rapfi's).
+            if ext == 0 {
+                ext = if pv {
+                    self.params.ttm_ext_pv
+                } else {
+                    self.params.ttm_ext
+                };
+            }
             let ext = ext - fhr(&self.game, m);
             self.note_attack(p, m);
             self.play(m);
@@ -626,6 +638,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
             searched += 1;
             let reduced = fhr(&self.game, m);
+            let useless = if defending && searched > 1 {
+                self.useless_defence(m)
+            } else {
+                0
+            };
             self.play(m);
             // Another thread is in this child: search the other moves first and come back,
             // when its result is likely in the table. Never the node's first move.
@@ -648,6 +665,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             } else {
                 let hist = self.history[self.hist_index(m)];
                 let mut r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
+                if useless > 0 {
+                    r = (r + useless).min(depth - ONE_PLY).max(0);
+                }
                 if self.params.lmr_attack > 0
                     && r > 0
                     && p >= 2
@@ -746,6 +766,22 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
     }
 
+    /// Extra reduction, in depth units, for a move at a node answering an open three that
+    /// takes no four point from the opponent (a counter-four or a loose stop) and lies more
+    /// than four cells from the opponent's last stone and/or from our own: such a move
+    /// mostly delays the attack (Rapfi's "useless defence"). 0 unless
+    /// [`Params::udr_opp`] or [`Params::udr_self`] is set.
+    fn useless_defence(&self, m: Move) -> i32 {
+        let p = &self.params;
+        if (p.udr_opp == 0 && p.udr_self == 0) || self.game.move_codes(m)[1] >= Code::Four {
+            return 0;
+        }
+        let far = |o: Option<Move>| {
+            i32::from(o.is_some_and(|o| o.x.abs_diff(m.x).max(o.y.abs_diff(m.y)) > 4))
+        };
+        p.udr_opp * far(self.game.last_move()) + p.udr_self * far(self.game.own_last())
+    }
+
     /// Plies the moves left at a node lose once `s` raised its alpha at `depth` plies
     /// (see [`Params::alpha_red`]).
     #[inline]
@@ -821,7 +857,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 r -= ONE_PLY;
             }
             if cut {
-                r += ONE_PLY;
+                r += p.lmr_cut;
             }
             if order >= p.lmr_tactical {
                 r -= ONE_PLY;
@@ -1210,6 +1246,11 @@ mod tests {
         p.set("alpha_red", "1").unwrap();
         p.set("lmr_attack", "9").unwrap();
         assert_eq!((p.alpha_red, p.lmr_attack), (1, 3));
+        // Extensions in sixteenths stay below the ply a move costs (a table move) or at
+        // most two plies (a forced reply), so every line still ends.
+        p.set("ttm_ext", "99").unwrap();
+        p.set("forced_ext", "99").unwrap();
+        assert_eq!((p.ttm_ext, p.forced_ext), (8, 32));
     }
 
     #[test]
@@ -1411,6 +1452,44 @@ mod tests {
         assert_eq!(r.best, Move::new(8, 7));
         assert!(r.score >= WIN_MIN);
         assert_eq!(seen.last().map(|it| it.pv[0]), Some(Move::new(8, 7)));
+    }
+
+    /// The fractional depths (reductions that keep their fraction, a forced reply extended
+    /// past its ply, the table move's fraction, the defence reductions) find the same win
+    /// by the alpha-beta alone, the root threat searches off.
+    #[test]
+    fn fractional_depths_find_the_double_three_win() {
+        let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
+        let mut params = Params {
+            root_vcf_depth: 0,
+            root_vct_depth: 0,
+            safety_vct_nodes: 0,
+            ..Params::default()
+        };
+        for (k, v) in [
+            ("lmr_frac", "1"),
+            ("forced_ext", "21"),
+            ("lmr_cut", "29"),
+            ("ttm_ext_pv", "4"),
+            ("ttm_ext", "1"),
+            ("udr_opp", "31"),
+            ("udr_self", "15"),
+        ] {
+            params.set(k, v).unwrap();
+        }
+        let tt = Arc::new(TranspositionTable::new());
+        let r = search(
+            &b,
+            &tt,
+            &Limits::depth(6),
+            &Stop::new(),
+            params,
+            None,
+            &mut |_: &Iteration| {},
+        )
+        .unwrap();
+        assert_eq!(r.best, Move::new(8, 7));
+        assert!(r.score >= WIN_MIN, "score {}", r.score);
     }
 
     /// With two threads the root VCT runs in the helper beside the main search, not before
