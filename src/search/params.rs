@@ -62,8 +62,8 @@ pub struct Params {
     /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
     /// 0 turns it off. Depth 3 with 150 per ply scored +21 Elo (two runs of 800 games at
     /// 200 ms/move: +22.6 ± 24.1 and +20.0 ± 24.1) against off. Depth 12 (Rapfi prunes
-    /// so at every depth) against 3: +11.6 ± 30.9 (480 games, 200 ms/move, SPRT [0, 10]
-    /// undecided), so it stays 3.
+    /// so at every depth) against 3: +11.6 ± 30.9 and +5.1 ± 30.9 (two runs of 480 games,
+    /// 200 ms/move, SPRT [0, 10] undecided; about +8 ± 22 together), so it stays 3.
     pub rfp_depth: i32,
     pub rfp_margin: i32,
     /// Logarithmic late-move reductions: when above 0, the `i`-th move searched at depth `d`
