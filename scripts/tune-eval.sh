@@ -7,8 +7,8 @@
 # fitted weights go in.
 #
 #   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--concurrency N]
-#                        [--teacher-depth D] [--teacher-weight W] [--teacher-within N]
-#                        [--out DIR] [--write] [OLD_GAMES.jsonl…]
+#                        [--teacher-depth D] [--teacher-engine CMD] [--teacher-weight W]
+#                        [--teacher-within N] [--out DIR] [--write] [OLD_GAMES.jsonl…]
 #
 #   --games N            self-play games to play (default 2000)
 #   --turn MS            timeout_turn of the self-play games (default 100)
@@ -16,6 +16,9 @@
 #   --concurrency N      games (and labelling processes) at once (default 1)
 #   --teacher-depth D    score every position with a depth-D search of the build and fit
 #                        to those scores (default: fit to the game results alone)
+#   --teacher-engine CMD the pbrain engine that scores them (default: the build itself; any
+#                        engine that reports `Eval N` or `ev N` in its MESSAGE lines, e.g.
+#                        Rapfi from scripts/build-rapfi.sh)
 #   --teacher-weight W   share of the teacher's score in each target (default 1)
 #   --teacher-within N   fit only positions the teacher scored within +-N (default 3000:
 #                        leaves out the positions its search found won or lost)
@@ -40,6 +43,15 @@
 # +13.8 +/- 31.0 over 480 games at 200 ms but -53.0 +/- 61.9 over 119 at 1 s against these
 # weights; fitted on both rounds' labels, -33.8 +/- 32.5 over 433 at 200 ms. Neither was
 # kept: the weights already sit close to their own depth-8 search.
+# Rapfi as the teacher (2026-11-28, --teacher-engine with scripts/build-rapfi.sh's build,
+# --teacher-depth 16, about 36 ms a position): 4,800 self-play games at 50 ms (seeds 51 and
+# 52), 41,928 positions scored by scripts/label-positions.py run by hand (past the first 8,246,
+# within 8 plies of their game's end left out, as Rapfi finds nearly all of them won or lost,
+# and two in three of the second run's), 22,067 within +-3000 fitted (held-out loss
+# 0.014084 -> 0.012861; no weight moved more than 12 points) lost -117.7 +/- 75.5 over 95
+# games at 200 ms against these weights and solved 69/142 of the mate suite against 75.
+# Not kept: what Rapfi's scores carry (about 60 points more for the side to move, the best
+# single shift; a tempo of 100: -9.4 +/- 31.1 over 480 games) does not fit this evaluation.
 #
 # The weights before it were a second fit on top of the first (tune starts from the build's
 # weights): the build of 143f48a ran
@@ -62,7 +74,7 @@
 # timeout_turn) and 1,681 games at timeout_turn 300 (seed 14) of 851e56b.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-games=2000 turn=100 seed=12 out="" write=0 conc=1 tdepth="" tweight=1 twithin=3000
+games=2000 turn=100 seed=12 out="" write=0 conc=1 tdepth="" tengine="" tweight=1 twithin=3000
 while [[ $# -gt 0 ]]; do
     case $1 in
         --games) games=$2; shift 2 ;;
@@ -70,11 +82,12 @@ while [[ $# -gt 0 ]]; do
         --seed) seed=$2; shift 2 ;;
         --concurrency) conc=$2; shift 2 ;;
         --teacher-depth) tdepth=$2; shift 2 ;;
+        --teacher-engine) tengine=$2; shift 2 ;;
         --teacher-weight) tweight=$2; shift 2 ;;
         --teacher-within) twithin=$2; shift 2 ;;
         --out) out=$2; shift 2 ;;
         --write) write=1; shift ;;
-        -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,28p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -99,7 +112,7 @@ target=("--out" "$out/weights.rs")
 teacher=()
 if [[ -n $tdepth ]]; then
     for ((i = 0; i < conc; i++)); do
-        python3 "$root/scripts/label-positions.py" "$bin/pbrain-wuzi" "$out/positions.txt" \
+        python3 "$root/scripts/label-positions.py" "${tengine:-$bin/pbrain-wuzi}" "$out/positions.txt" \
             "$out/labels-$i.txt" --depth "$tdepth" --turn 3000 --shard "$i/$conc" &
     done
     wait

@@ -624,12 +624,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
-            let attack =
-                if move_count_pruning || self.params.lmr_log > 0 || self.params.lmr_attack > 0 {
-                    self.game.move_codes(m)[0]
-                } else {
-                    Code::None
-                };
+            let [attack, block] = if move_count_pruning
+                || self.params.lmr_log > 0
+                || self.params.lmr_attack > 0
+                || self.params.lmr_quiet > 0
+            {
+                self.game.move_codes(m)
+            } else {
+                [Code::None; 2]
+            };
             self.attacks[p] = attack;
             // Move-count pruning: once a move that does not lose is in hand, the late quiet
             // moves of a shallow node are not worth their subtrees.
@@ -667,6 +670,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 let mut r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
                 if useless > 0 {
                     r = (r + useless).min(depth - ONE_PLY).max(0);
+                }
+                if self.params.lmr_quiet > 0 && r > 0 && attack < Code::Three && block < Code::Three
+                {
+                    r = (r + self.params.lmr_quiet).min(depth - ONE_PLY);
                 }
                 if self.params.lmr_attack > 0
                     && r > 0
@@ -1251,6 +1258,8 @@ mod tests {
         p.set("ttm_ext", "99").unwrap();
         p.set("forced_ext", "99").unwrap();
         assert_eq!((p.ttm_ext, p.forced_ext), (8, 32));
+        p.set("lmr_quiet", "-5").unwrap();
+        assert_eq!(p.lmr_quiet, 0);
     }
 
     #[test]
@@ -1474,6 +1483,7 @@ mod tests {
             ("ttm_ext", "1"),
             ("udr_opp", "31"),
             ("udr_self", "15"),
+            ("lmr_quiet", "24"),
         ] {
             params.set(k, v).unwrap();
         }
