@@ -49,7 +49,8 @@
 # those within 8 plies of their game's end were left out, as Rapfi finds nearly all of them won or lost,
 # and two in three of the second run's), 22,067 within +-3000 fitted (held-out loss
 # 0.014084 -> 0.012861; no weight moved more than 12 points) lost -117.7 +/- 75.5 over 95
-# games at 200 ms against these weights and solved 69/142 of the mate suite against 75.
+# games and -101.0 +/- 40.5 over 304 more (another seed) at 200 ms against these weights,
+# and solved 69/142 of the mate suite against 75.
 # Not kept: what Rapfi's scores carry (about 60 points more for the side to move, the best
 # single shift; a tempo of 100: -9.4 +/- 31.1 over 480 games) does not fit this evaluation.
 #
