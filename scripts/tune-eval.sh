@@ -45,12 +45,12 @@
 # kept: the weights already sit close to their own depth-8 search.
 # Rapfi as the teacher (2026-11-28, --teacher-engine with scripts/build-rapfi.sh's build,
 # --teacher-depth 16, about 36 ms a position): 4,800 self-play games at 50 ms (seeds 51 and
-# 52), 41,928 positions scored by scripts/label-positions.py run by hand (past the first 8,246,
-# those within 8 plies of their game's end were left out, as Rapfi finds nearly all of them won or lost,
-# and two in three of the second run's), 22,067 within +-3000 fitted (held-out loss
-# 0.014084 -> 0.012861; no weight moved more than 12 points) lost -117.7 +/- 75.5 over 95
-# games and -101.0 +/- 40.5 over 304 more (another seed) at 200 ms against these weights,
-# and solved 69/142 of the mate suite against 75.
+# 52), 41,928 positions scored by scripts/label-positions.py run by hand (past the first
+# 8,246, those within 8 plies of their game's end were left out, as Rapfi finds nearly all
+# of them won or lost, and two in three of the second run's), 22,067 within +-3000 fitted
+# (held-out loss 0.014084 -> 0.012861; no weight moved more than 12 points) lost
+# -117.7 +/- 75.5 over 95 games and -101.0 +/- 40.5 over 304 more (another seed) at 200 ms
+# against these weights, and solved 69/142 of the mate suite against 75.
 # Not kept: what Rapfi's scores carry (about 60 points more for the side to move, the best
 # single shift; a tempo of 100: -9.4 +/- 31.1 over 480 games) does not fit this evaluation.
 #
