@@ -201,6 +201,9 @@ pub struct TuneArgs {
     /// Fit only the positions the teacher scored within +-N (drops unscored and decided ones)
     #[arg(long, value_name = "N", requires = "teacher")]
     pub teacher_within: Option<i32>,
+    /// Fit only the tempo and the threat table; every other evaluation weight stays the build's
+    #[arg(long, conflicts_with = "order")]
+    pub only_threats: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -220,6 +223,7 @@ impl TuneArgs {
             teacher: self.teacher.clone(),
             teacher_weight: self.teacher_weight,
             teacher_within: self.teacher_within,
+            only_threats: self.only_threats,
         }
     }
 }

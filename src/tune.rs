@@ -14,7 +14,7 @@
 
 use crate::game::gomoku::features::{
     current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
-    TEMPO_INDEX,
+    NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
 };
 use crate::game::gomoku::order_features::{current_order_weights, split_order_weights};
 use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
@@ -74,6 +74,8 @@ pub struct TuneOptions {
     pub teacher_weight: f64,
     /// Fit only the positions the teacher scored within ± this many points.
     pub teacher_within: Option<i32>,
+    /// Fit only the tempo and the threat table (`crate::game::gomoku::initiative`).
+    pub only_threats: bool,
 }
 
 impl Default for TuneOptions {
@@ -89,6 +91,7 @@ impl Default for TuneOptions {
             teacher: None,
             teacher_weight: 0.5,
             teacher_within: None,
+            only_threats: false,
         }
     }
 }
@@ -482,9 +485,14 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
                 grad[usize::from(i)] += g * f64::from(x);
             }
         }
-        adam.step(&mut w, &grad, is_fitted, opts);
+        adam.step(&mut w, &grad, |i| fitted_by(opts, i), opts);
     }
     w
+}
+
+/// Whether weight `i` moves in a fit with these options.
+fn fitted_by(opts: &TuneOptions, i: usize) -> bool {
+    is_fitted(i) && (!opts.only_threats || i >= TEMPO_INDEX)
 }
 
 /// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
@@ -550,11 +558,8 @@ pub fn weights_source(
          \n\
          /// Eval points for having the move.\npub const TEMPO: i32 = {};\n\
          \n\
-         /// Eval points when the side to move has a threat the opponent cannot stop (see\n\
-         /// `Board::tempo_threat`).\npub const THREAT_WIN: i32 = {};\n\
-         \n\
-         /// Eval points when the side to move can make a double three the opponent cannot answer.\n\
-         pub const DOUBLE_THREE_NEXT: i32 = {};\n\
+         /// Eval points by the threat mask of the position: which threats each side can make next\n\
+         /// (see `super::initiative`).\n#[rustfmt::skip]\npub const THREAT: [i32; {NUM_THREATS}] = [\n{}\n];\n\
          \n\
          /// Move-ordering rank by the code the side to move gets on the cell (see `Cell::order`).\n\
          #[rustfmt::skip]\n\
@@ -581,8 +586,7 @@ pub fn weights_source(
         table(e0.2, "        "),
         table(e1.2, "        "),
         r(eval[TEMPO_INDEX]),
-        r(eval[TEMPO_INDEX + 1]),
-        r(eval[TEMPO_INDEX + 2]),
+        table(&eval[THREAT_INDEX..THREAT_INDEX + NUM_THREATS], "    "),
         list(code_attack),
         list(code_defend),
         table(attack, "    "),
@@ -681,6 +685,47 @@ mod tests {
         let w = fit(&samples, &start, 400.0, &opts);
         assert!(loss(&samples, &w, 400.0) < loss(&samples, &start, 400.0));
         assert!((100.0..350.0).contains(&w[idx]), "{}", w[idx]);
+    }
+
+    /// With `only_threats` the fit moves the threat entry the results ask for and leaves
+    /// the per-cell weights where they were, though the same results would move them too.
+    #[test]
+    fn only_threats_fits_the_threat_table_alone() {
+        let code = NUM_PATTERNS + 7; // role 0, code OpenThree
+        let threat = THREAT_INDEX + 1; // the side to move can make an open three
+        let samples: Vec<Sample> = (0..400)
+            .map(|i| {
+                let on = i % 2 == 0;
+                let mut features = vec![(TEMPO_INDEX as u16, 1.0)];
+                if on {
+                    features.push((code as u16, 1.0));
+                    features.push((threat as u16, 1.0));
+                }
+                // Positions with the threat win 3 in 4, the others half.
+                let win = if on { i % 8 != 0 } else { i % 4 < 2 };
+                Sample {
+                    features,
+                    result: if win { 1.0 } else { 0.0 },
+                    eval: 0,
+                    game: i,
+                    pos: String::new(),
+                }
+            })
+            .collect();
+        let start = vec![0f64; NUM_FEATURES];
+        let opts = |only_threats| TuneOptions {
+            epochs: 1000,
+            rate: 5.0,
+            l2: 0.0,
+            only_threats,
+            ..TuneOptions::default()
+        };
+        let all = fit(&samples, &start, 400.0, &opts(false));
+        assert!(all[code] > 50.0, "{}", all[code]);
+        let only = fit(&samples, &start, 400.0, &opts(true));
+        assert_eq!(only[code], 0.0);
+        assert!(only[threat] > 200.0, "{}", only[threat]);
+        assert!(loss(&samples, &only, 400.0) < loss(&samples, &start, 400.0));
     }
 
     /// Teacher scores move the scored targets towards the teacher's verdict by the weight

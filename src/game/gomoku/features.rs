@@ -2,14 +2,14 @@
 //!
 //! `Board::static_eval` sums per-cell values that are themselves sums of weights
 //! (`weights::PATTERN` per direction, `weights::CODE` per cell, by role), plus a tempo term
-//! and one of two threat terms. Counting how often each weight is used in a position gives a
+//! and one entry of the threat table (`super::initiative`). Counting how often each weight is used in a position gives a
 //! feature vector whose dot product with the weights is that evaluation exactly (before
 //! clamping), so a tuner can fit the weights by regression without knowing the board
 //! (`crate::tune`). Positions whose evaluation is a fixed decisive term (the side to move
 //! has a five point, or the opponent has two) have no features: there is nothing to fit.
 
 use super::board::Board;
-use super::movegen::TempoThreat;
+pub use super::initiative::NUM_THREATS;
 use super::pattern::combo_class;
 use super::pattern::Code;
 pub use super::pattern::{NUM_CODES, NUM_COMBOS};
@@ -23,11 +23,14 @@ pub const NUM_PATTERNS: usize = 10;
 const PER_ROLE: usize = NUM_PATTERNS + NUM_CODES + NUM_COMBOS;
 
 /// Length of a feature (and weight) vector: patterns, codes and combinations for both roles,
-/// then tempo, the threat win and the double three.
-pub const NUM_FEATURES: usize = 2 * PER_ROLE + 3;
+/// then tempo, then the threat table.
+pub const NUM_FEATURES: usize = 2 * PER_ROLE + 1 + NUM_THREATS;
 
 /// Index of the tempo entry in a feature vector.
 pub const TEMPO_INDEX: usize = 2 * PER_ROLE;
+
+/// Index of the threat table's first entry (mask 0) in a feature vector.
+pub const THREAT_INDEX: usize = TEMPO_INDEX + 1;
 
 /// Index of a role's first pattern weight; its codes follow, then its combinations.
 pub const fn role_base(role: usize) -> usize {
@@ -44,10 +47,8 @@ pub struct EvalFeatures {
     pub code: [[u32; NUM_CODES]; 2],
     /// Pattern combinations ([`combo_class`]) of empty cells, by role; fouls count nothing.
     pub combo: [[u32; NUM_COMBOS]; 2],
-    /// The side to move has a threat that wins by having the move.
-    pub threat_win: bool,
-    /// The side to move has an unanswerable double three.
-    pub double_three: bool,
+    /// The threat mask ([`Board::threat_mask`]): which entry of the threat table counts.
+    pub threat: u16,
 }
 
 impl Default for EvalFeatures {
@@ -56,8 +57,7 @@ impl Default for EvalFeatures {
             pattern: [[0; NUM_PATTERNS]; 2],
             code: [[0; NUM_CODES]; 2],
             combo: [[0; NUM_COMBOS]; 2],
-            threat_win: false,
-            double_three: false,
+            threat: 0,
         }
     }
 }
@@ -89,8 +89,7 @@ impl EvalFeatures {
             }
         }
         push(TEMPO_INDEX, 1.0);
-        push(TEMPO_INDEX + 1, f32::from(u8::from(self.threat_win)));
-        push(TEMPO_INDEX + 2, f32::from(u8::from(self.double_three)));
+        push(THREAT_INDEX + usize::from(self.threat), 1.0);
         v
     }
 }
@@ -111,17 +110,19 @@ pub fn current_weights() -> Vec<f64> {
         }
     }
     w[TEMPO_INDEX] = f64::from(weights::TEMPO);
-    w[TEMPO_INDEX + 1] = f64::from(weights::THREAT_WIN);
-    w[TEMPO_INDEX + 2] = f64::from(weights::DOUBLE_THREE_NEXT);
+    for (i, &t) in weights::THREAT.iter().enumerate() {
+        w[THREAT_INDEX + i] = f64::from(t);
+    }
     w
 }
 
 /// Whether a weight may be fitted: the weights of "nothing" (pattern None, code None,
 /// renju black's foul, the combination of four Nones) stay 0, since their counts only
-/// measure how empty the board is.
+/// measure how empty the board is; so does the threat entry of "no threats", which every
+/// position without threats has along with the tempo.
 pub fn is_fitted(i: usize) -> bool {
     if i >= TEMPO_INDEX {
-        return true;
+        return i != THREAT_INDEX;
     }
     let k = i % PER_ROLE;
     if k < NUM_PATTERNS {
@@ -161,13 +162,7 @@ impl<R: Rule> Board<R> {
                 }
             });
         }
-        if self.code_count(opp, Code::Five) == 0 {
-            match self.tempo_threat_kind(me, opp) {
-                Some(TempoThreat::Win) => f.threat_win = true,
-                Some(TempoThreat::DoubleThree) => f.double_three = true,
-                None => {}
-            }
-        }
+        f.threat = self.threat_mask(me, opp);
         Some(f)
     }
 }

@@ -6,6 +6,7 @@
 //! `rules` (the rule types), `pattern` (line keys, pattern tables, cell codes), `board`
 //! (stones and every incremental structure, play/undo, the `Game` impl), `forbidden`
 //! (renju fouls), `movegen` (candidates with forced-move rules, static evaluation),
+//! `initiative` (the threat mask that indexes the evaluation's threat table),
 //! `params` (hand-set weights), `weights` (fitted weights), `features` and
 //! `order_features` (the evaluation and the ordering as features for the tuner) and `bench` (a make/undo speed measurement).
 
@@ -14,6 +15,7 @@ mod board;
 pub mod capture;
 pub mod features;
 mod forbidden;
+pub mod initiative;
 mod movegen;
 pub mod order_features;
 pub mod params;

@@ -26,15 +26,6 @@ use super::weights;
 use crate::base::score;
 use crate::game::{Color, Game, Move, ScoredMove};
 
-/// A threat the side to move has by having the move (see `Board::tempo_threat`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum TempoThreat {
-    /// An open four or double four, or a four-three the opponent cannot answer with a four.
-    Win,
-    /// A double three the opponent can answer with neither a four nor an open three.
-    DoubleThree,
-}
-
 impl<R: Rule> Board<R> {
     /// Fills `out` with the candidate moves and their ordering scores, in row-major order
     /// within each forced-move case (see the module documentation).
@@ -362,38 +353,9 @@ impl<R: Rule> Board<R> {
     }
 
     /// Static evaluation for the side to move: the difference of the two colours' sums of
-    /// per-cell values, a tempo bonus, and a large term when a five is on for one move.
-    /// What having the move is worth in threats (the caller checked that the opponent has
-    /// no five point). An open four or a double four of ours wins: a counter-four comes too
-    /// late. A four-three wins when the opponent cannot make a four (its block could be one);
-    /// a double three can be stopped only by a counter-four or a counter open three.
-    fn tempo_threat(&self, me: Color, opp: Color) -> i32 {
-        match self.tempo_threat_kind(me, opp) {
-            Some(TempoThreat::Win) => weights::THREAT_WIN,
-            Some(TempoThreat::DoubleThree) => weights::DOUBLE_THREE_NEXT,
-            None => 0,
-        }
-    }
-
-    /// Which of the tempo threats of [`Board::tempo_threat`] the side to move has.
-    pub(super) fn tempo_threat_kind(&self, me: Color, opp: Color) -> Option<TempoThreat> {
-        let opp_fours = self.has_code_at_least(opp, Code::Four);
-        if self.code_count(me, Code::OpenFour) + self.code_count(me, Code::DoubleFour) > 0
-            || (!opp_fours && self.code_count(me, Code::FourThree) > 0)
-        {
-            Some(TempoThreat::Win)
-        } else if !opp_fours
-            && self.code_count(me, Code::DoubleThree) > 0
-            && self.code_count(opp, Code::OpenFour) == 0
-            // Renju black's double three is a foul, not a threat.
-            && !(R::RENJU && me == Color::Black)
-        {
-            Some(TempoThreat::DoubleThree)
-        } else {
-            None
-        }
-    }
-
+    /// per-cell values, a tempo bonus, a large term when a five is on for one move, and
+    /// otherwise the threat table's entry for what each side can make next (a four-three
+    /// with the move against no four wins; `super::initiative`).
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
@@ -402,8 +364,8 @@ impl<R: Rule> Board<R> {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {
             v -= params::LOSS_NEXT;
-        } else if self.code_count(opp, Code::Five) == 0 {
-            v += self.tempo_threat(me, opp);
+        } else {
+            v += weights::THREAT[usize::from(self.threat_mask(me, opp))];
         }
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
     }
