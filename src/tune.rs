@@ -167,13 +167,19 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         ),
         None => String::new(),
     };
-    let source = format!(
+    let mut source = format!(
         "{}{teacher}; {} training positions, K = {k:.1}; held-out loss {:.6} -> {:.6}",
         games_read(games, opts),
         train.len(),
         before.1,
         after.1
     );
+    if opts.only_threats {
+        source = format!(
+            "tempo and threat table fitted (--only-threats) to {source}; the other weights: {}",
+            weights::EVAL_SOURCE
+        );
+    }
     let text = weights_source(
         &fitted,
         &source,
