@@ -46,8 +46,9 @@ fn wins_by_tempo(mask: u16) -> bool {
 }
 
 /// The table the evaluation had before it was fitted as a table: `win` for a threat that
-/// wins by having the move ([`wins_by_tempo`]), `double_three` for a double three the
-/// opponent can answer with no four, 0 elsewhere (and wherever the side to move must block).
+/// wins by having the move (an open or double four, or a four-three the opponent cannot
+/// answer with a four), `double_three` for a double three the opponent can answer with no
+/// four, 0 elsewhere (and wherever the side to move must block).
 pub fn two_term_table(win: i32, double_three: i32) -> [i32; NUM_THREATS] {
     let mut t = [0; NUM_THREATS];
     for (mask, v) in t.iter_mut().enumerate() {
