@@ -5,8 +5,9 @@
 //! and one entry of the threat table (`super::initiative`). Counting how often each weight
 //! is used in a position gives a feature vector whose dot product with the weights is that
 //! evaluation exactly (before clamping), so a tuner can fit the weights by regression
-//! without knowing the board (`crate::tune`). Positions whose evaluation is a fixed decisive term (the side to move
-//! has a five point, or the opponent has two) have no features: there is nothing to fit.
+//! without knowing the board (`crate::tune`). Positions whose evaluation is a fixed
+//! decisive term (the side to move has a five point, or the opponent has two) have no
+//! features: there is nothing to fit.
 
 use super::board::Board;
 pub use super::initiative::NUM_THREATS;
