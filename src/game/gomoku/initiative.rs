@@ -38,36 +38,6 @@ pub const OPP_WINNING_FOUR: u16 = 1 << 9;
 /// The waiting side has a four on the board: the side to move must block it.
 pub const OPP_FIVE: u16 = 1 << 10;
 
-/// Whether the side to move has a threat that wins by having the move: an open or double
-/// four, or a four-three the opponent cannot answer with a four of its own.
-fn wins_by_tempo(mask: u16) -> bool {
-    let opp_fours = mask & (OPP_FOUR | OPP_FOUR_THREE | OPP_WINNING_FOUR | OPP_FIVE) != 0;
-    mask & OWN_WINNING_FOUR != 0 || (!opp_fours && mask & OWN_FOUR_THREE != 0)
-}
-
-/// The table the evaluation had before it was fitted as a table: `win` for a threat that
-/// wins by having the move (an open or double four, or a four-three the opponent cannot
-/// answer with a four), `double_three` for a double three the opponent can answer with no
-/// four, 0 elsewhere (and wherever the side to move must block).
-pub fn two_term_table(win: i32, double_three: i32) -> [i32; NUM_THREATS] {
-    let mut t = [0; NUM_THREATS];
-    for (mask, v) in t.iter_mut().enumerate() {
-        let mask = mask as u16;
-        if mask & OPP_FIVE != 0 {
-            continue;
-        }
-        let opp_fours = mask & (OPP_FOUR | OPP_FOUR_THREE | OPP_WINNING_FOUR) != 0;
-        *v = if wins_by_tempo(mask) {
-            win
-        } else if !opp_fours && mask & OWN_DOUBLE_THREE != 0 {
-            double_three
-        } else {
-            0
-        };
-    }
-    t
-}
-
 /// The bits of one side, shifted to the side to move's positions.
 fn side_bits<R: Rule>(b: &Board<R>, c: Color) -> u16 {
     let has = |code: Code| b.code_count(c, code) > 0;
@@ -153,19 +123,5 @@ mod tests {
         assert_ne!(free & OWN_DOUBLE_THREE, 0, "{free:b}");
         let renju = mask::<Renju>(ascii, Color::Black);
         assert_eq!(renju & OWN_DOUBLE_THREE, 0, "{renju:b}");
-    }
-
-    #[test]
-    fn the_two_term_table_keeps_the_old_rules() {
-        let t = two_term_table(6000, 1500);
-        assert_eq!(t[0], 0);
-        assert_eq!(t[usize::from(OWN_WINNING_FOUR | OPP_FOUR)], 6000);
-        assert_eq!(t[usize::from(OWN_FOUR_THREE)], 6000);
-        // The opponent's four answers a four-three and a double three.
-        assert_eq!(t[usize::from(OWN_FOUR_THREE | OPP_FOUR)], 0);
-        assert_eq!(t[usize::from(OWN_DOUBLE_THREE | OPP_OPEN_THREE)], 1500);
-        assert_eq!(t[usize::from(OWN_DOUBLE_THREE | OPP_FOUR)], 0);
-        // A block first: nothing.
-        assert_eq!(t[usize::from(OWN_WINNING_FOUR | OPP_FIVE)], 0);
     }
 }
