@@ -186,7 +186,7 @@ pub struct TuneArgs {
     /// Step size in eval points
     #[arg(long, value_name = "R", default_value_t = 2.0)]
     pub rate: f64,
-    /// Pull towards the build's weights (L2)
+    /// Pull of the per-cell weights towards the build's (L2; the tempo and threat table move freely)
     #[arg(long, value_name = "L", default_value_t = 1e-7)]
     pub l2: f64,
     /// Fit the move-ordering weights to the moves played instead of the evaluation

@@ -64,7 +64,8 @@ pub struct TuneOptions {
     pub epochs: usize,
     /// Adam step size, eval points.
     pub rate: f64,
-    /// Pull towards the starting weights (L2, per position and squared eval point).
+    /// Pull of the per-cell weights towards the build's (L2, per position and squared eval
+    /// point); the tempo and the threat table are not pulled.
     pub l2: f64,
     /// Fit the move-ordering weights to the moves played instead of the evaluation.
     pub order: bool,
@@ -433,8 +434,8 @@ pub fn minimise_log(f: impl Fn(f64) -> f64, lo: f64, hi: f64, steps: usize) -> f
     ((a + b) / 2.0).exp()
 }
 
-/// Full-batch Adam over a weight vector, with a pull `l2 · |w − start|²` towards the start;
-/// weights that `fitted` rejects never move.
+/// Full-batch Adam over a weight vector, each weight pulled towards its start by
+/// `l2 · (w − start)²` with the `l2` that `pull` gives it; weights it gives none never move.
 pub struct Adam<'a> {
     start: &'a [f64],
     m: Vec<f64>,
@@ -452,31 +453,31 @@ impl<'a> Adam<'a> {
         }
     }
 
-    /// One step on `w` given the loss gradient `grad` (already averaged).
+    /// One step of size `rate` on `w` given the loss gradient `grad` (already averaged).
     pub fn step(
         &mut self,
         w: &mut [f64],
         grad: &[f64],
-        fitted: impl Fn(usize) -> bool,
-        opts: &TuneOptions,
+        pull: impl Fn(usize) -> Option<f64>,
+        rate: f64,
     ) {
         let (b1, b2, eps) = (0.9, 0.999, 1e-12);
         self.t += 1;
         for i in 0..w.len() {
-            if !fitted(i) {
+            let Some(l2) = pull(i) else {
                 continue;
-            }
-            let gi = grad[i] + 2.0 * opts.l2 * (w[i] - self.start[i]);
+            };
+            let gi = grad[i] + 2.0 * l2 * (w[i] - self.start[i]);
             self.m[i] = b1 * self.m[i] + (1.0 - b1) * gi;
             self.v[i] = b2 * self.v[i] + (1.0 - b2) * gi * gi;
             let mh = self.m[i] / (1.0 - b1.powi(self.t));
             let vh = self.v[i] / (1.0 - b2.powi(self.t));
-            w[i] -= opts.rate * mh / (vh.sqrt() + eps);
+            w[i] -= rate * mh / (vh.sqrt() + eps);
         }
     }
 }
 
-/// Full-batch Adam on the mean squared error plus `l2 · |w − start|²`, fitted weights only.
+/// Full-batch Adam on the mean squared error plus the pulls of [`pull_of`], fitted weights only.
 pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec<f64> {
     let mut w = start.to_vec();
     let mut adam = Adam::new(start);
@@ -491,14 +492,25 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
                 grad[usize::from(i)] += g * f64::from(x);
             }
         }
-        adam.step(&mut w, &grad, |i| fitted_by(opts, i), opts);
+        adam.step(&mut w, &grad, |i| pull_of(opts, i), opts.rate);
     }
     w
 }
 
-/// Whether weight `i` moves in a fit with these options.
-fn fitted_by(opts: &TuneOptions, i: usize) -> bool {
-    is_fitted(i) && (!opts.only_threats || i >= TEMPO_INDEX)
+/// The pull towards the build's value of weight `i` in a fit with these options, or `None`
+/// when it does not move. The tempo and the threat table move freely: an entry of the table
+/// is used by a few positions in a hundred, and a pull that keeps the 1,478 per-cell weights
+/// from chasing noise holds such an entry at its start.
+fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
+    if !is_fitted(i) {
+        None
+    } else if i >= TEMPO_INDEX {
+        Some(0.0)
+    } else if opts.only_threats {
+        None
+    } else {
+        Some(opts.l2)
+    }
 }
 
 /// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
@@ -694,7 +706,8 @@ mod tests {
     }
 
     /// With `only_threats` the fit moves the threat entry the results ask for and leaves
-    /// the per-cell weights where they were, though the same results would move them too.
+    /// the per-cell weights where they were, though the same results would move them too;
+    /// in a full fit the pull holds only the per-cell weights.
     #[test]
     fn only_threats_fits_the_threat_table_alone() {
         let code = NUM_PATTERNS + 7; // role 0, code OpenThree
@@ -732,6 +745,18 @@ mod tests {
         assert_eq!(only[code], 0.0);
         assert!(only[threat] > 200.0, "{}", only[threat]);
         assert!(loss(&samples, &only, 400.0) < loss(&samples, &start, 400.0));
+        // A full fit's pull holds the per-cell weight and not the table entry.
+        let pulled = fit(
+            &samples,
+            &start,
+            400.0,
+            &TuneOptions {
+                l2: 1e-3,
+                ..opts(false)
+            },
+        );
+        assert!(pulled[code].abs() < 5.0, "{}", pulled[code]);
+        assert!(pulled[threat] > 200.0, "{}", pulled[threat]);
     }
 
     /// Teacher scores move the scored targets towards the teacher's verdict by the weight

@@ -127,7 +127,12 @@ pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOpti
                 grad[INFLUENCE_INDEX] += g * f64::from(c.influence);
             }
         }
-        adam.step(&mut w, &grad, is_order_fitted, opts);
+        adam.step(
+            &mut w,
+            &grad,
+            |i| is_order_fitted(i).then_some(opts.l2),
+            opts.rate,
+        );
     }
     w
 }
