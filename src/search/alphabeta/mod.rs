@@ -690,7 +690,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 };
                 s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false, !cut);
+                    let deeper = self.lmr_deeper(s, alpha, r);
+                    s = -self.negamax(d + deeper, ply + 1, -alpha - 1, -alpha, false, !cut);
                 }
                 if pv && s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(d, ply + 1, -beta, -alpha, true, false);
@@ -880,6 +881,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
             } else {
                 1
             }
+    }
+
+    /// Depth units added to the full-depth search of a reduced move whose reduced search
+    /// failed high by far (Rapfi's extension in LMR): a late move that beats alpha by a wide
+    /// margin even when searched shallower is likely a new best line worth seeing deeper.
+    #[inline]
+    fn lmr_deeper(&self, s: i32, alpha: i32, r: i32) -> i32 {
+        let margin = self.params.lmr_deeper;
+        if margin > 0 && !is_decisive(s) && s > alpha + margin + margin * r / (3 * ONE_PLY) {
+            ONE_PLY
+        } else {
+            0
+        }
     }
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
@@ -1260,6 +1274,8 @@ mod tests {
         assert_eq!((p.ttm_ext, p.forced_ext), (8, 32));
         p.set("lmr_quiet", "-5").unwrap();
         assert_eq!(p.lmr_quiet, 0);
+        p.set("lmr_deeper", "-5").unwrap();
+        assert_eq!(p.lmr_deeper, 0);
     }
 
     #[test]
