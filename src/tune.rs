@@ -477,7 +477,8 @@ impl<'a> Adam<'a> {
     }
 }
 
-/// Full-batch Adam on the mean squared error plus the pulls of [`pull_of`], fitted weights only.
+/// Full-batch Adam on the mean squared error plus each weight's pull (`--l2` on the per-cell
+/// weights, none on the tempo and threat table), fitted weights only.
 pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec<f64> {
     let mut w = start.to_vec();
     let mut adam = Adam::new(start);
