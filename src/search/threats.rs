@@ -334,7 +334,13 @@ impl Solver {
                 return None;
             }
         }
-        if depth == 0 || !b.has_code_at_least(me, Code::OpenThree) {
+        if depth == 0 {
+            return None;
+        }
+        if let Some(w) = self.block_and_hold(b, me, opp, depth, vcf_depth, level) {
+            return w;
+        }
+        if !b.has_code_at_least(me, Code::OpenThree) {
             return None;
         }
         let key = b.key() ^ VCT_SALT;
@@ -380,6 +386,55 @@ impl Solver {
             self.remember_failure(key, depth);
         }
         found
+    }
+
+    /// The defender answered an open three with a four of its own. Its block is forced; when
+    /// the block is no threat itself (the move list leaves such a move out), the open three
+    /// still stands after it, so the defender must answer it again: without this, any
+    /// counter-four whose block is quiet would refute every VCT. `None` when the position
+    /// is not that case (the defender has no five point, or the block is itself a threat
+    /// and the move list tries it); otherwise the answer for this node.
+    fn block_and_hold<R: Rule>(
+        &mut self,
+        b: &mut Board<R>,
+        me: Color,
+        opp: Color,
+        depth: u32,
+        vcf_depth: u32,
+        level: usize,
+    ) -> Option<Option<ThreatWin>> {
+        if b.code_count(opp, Code::Five) == 0 {
+            return None;
+        }
+        let mut blocks = self.take_fives(level);
+        b.five_points(opp, &mut blocks);
+        let blk = match blocks[..] {
+            [blk] => blk,
+            _ => {
+                self.fives[level] = blocks;
+                return Some(None);
+            }
+        };
+        self.fives[level] = blocks;
+        if b.code(blk, me) >= Code::OpenThree {
+            return None;
+        }
+        if R::RENJU && me == Color::Black && b.is_forbidden_black(blk) {
+            return Some(None);
+        }
+        b.play(blk);
+        let r = if b.outcome().is_none() {
+            // The depth is not spent: the defender's fours are finite, each one a stone.
+            self.vct_and(b, depth, vcf_depth, level + 1)
+                .map(|plies| ThreatWin {
+                    mv: blk,
+                    plies: plies + 1,
+                })
+        } else {
+            None
+        };
+        b.undo();
+        Some(r)
     }
 
     /// VCT defender node after an attacker's open three: every defence must lose. Returns
@@ -735,6 +790,44 @@ mod tests {
         // The attacker moved last and now has two five points.
         assert_eq!(b.side_to_move(), Color::White);
         assert!(b.code_count(Color::Black, Code::Five) >= 2);
+    }
+
+    #[test]
+    fn vct_survives_a_counter_four_whose_block_is_quiet() {
+        // Black's double three at (7,7) wins, but white can first make a four on row 12.
+        // Black's block there makes no threat of its own; the two threes still stand after
+        // it, so the win holds and the solver must see through the counter-four.
+        let pic = "
+            ...............
+            ...............
+            ...............
+            ...............
+            ...............
+            .......X.......
+            .......X.......
+            .....XX........
+            ...............
+            ...............
+            ...............
+            ...............
+            .XOOO..........
+            ...............
+            ...............";
+        let mut b = board::<Freestyle>(pic, Color::Black);
+        let before = b.key();
+        let mut s = Solver::new(1024);
+        let w = s.vct(&mut b, 4, 10, &ThreatLimits::nodes(100_000)).unwrap();
+        assert_eq!(w.mv, Move::new(7, 7));
+        // Double three, a counter-four and its block, a defence, the straight four, a
+        // block, the five: the longest defence delays the five to the ninth ply.
+        assert!(w.plies >= 7, "{w:?}");
+        assert_eq!(b.key(), before);
+        b.check_invariants().unwrap();
+        // Without white's counter-fours the same win is shorter.
+        let quiet = pic.replace(".XOOO", ".....");
+        let mut q = board::<Freestyle>(&quiet, Color::Black);
+        let wq = s.vct(&mut q, 4, 10, &ThreatLimits::nodes(100_000)).unwrap();
+        assert!(wq.plies < w.plies, "{wq:?} against {w:?}");
     }
 
     #[test]
