@@ -818,8 +818,8 @@ mod tests {
         let mut s = Solver::new(1024);
         let w = s.vct(&mut b, 4, 10, &ThreatLimits::nodes(100_000)).unwrap();
         assert_eq!(w.mv, Move::new(7, 7));
-        // Double three, a counter-four and its block, a defence, the straight four, a
-        // block, the five: the longest defence delays the five to the ninth ply.
+        // Double three, the counter-four and its block, a defence, the straight four, a
+        // block, the five: the longest defence delays the five to the seventh ply.
         assert!(w.plies >= 7, "{w:?}");
         assert_eq!(b.key(), before);
         b.check_invariants().unwrap();
