@@ -360,18 +360,7 @@ impl Solver {
                     s.vct_or(b, depth - 1, vcf_depth, l)
                 })
             } else {
-                b.play(m);
-                let r = if b.outcome().is_none() {
-                    self.vct_and(b, depth - 1, vcf_depth, level + 1)
-                        .map(|plies| ThreatWin {
-                            mv: m,
-                            plies: plies + 1,
-                        })
-                } else {
-                    None
-                };
-                b.undo();
-                r
+                self.then_defender(b, m, depth - 1, vcf_depth, level)
             };
             if r.is_some() {
                 found = r;
@@ -422,19 +411,32 @@ impl Solver {
         if R::RENJU && me == Color::Black && b.is_forbidden_black(blk) {
             return Some(None);
         }
-        b.play(blk);
+        // The depth is not spent: the defender's fours are finite, each one a stone.
+        Some(self.then_defender(b, blk, depth, vcf_depth, level))
+    }
+
+    /// Plays the attacker's `m` (no four) and asks whether every defence then loses within
+    /// `depth` threats; the board is left as it was.
+    fn then_defender<R: Rule>(
+        &mut self,
+        b: &mut Board<R>,
+        m: Move,
+        depth: u32,
+        vcf_depth: u32,
+        level: usize,
+    ) -> Option<ThreatWin> {
+        b.play(m);
         let r = if b.outcome().is_none() {
-            // The depth is not spent: the defender's fours are finite, each one a stone.
             self.vct_and(b, depth, vcf_depth, level + 1)
                 .map(|plies| ThreatWin {
-                    mv: blk,
+                    mv: m,
                     plies: plies + 1,
                 })
         } else {
             None
         };
         b.undo();
-        Some(r)
+        r
     }
 
     /// VCT defender node after an attacker's open three: every defence must lose. Returns
