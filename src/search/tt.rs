@@ -36,6 +36,9 @@ pub struct Entry {
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
+    /// The position was on a principal variation when stored, or an earlier entry for it
+    /// said so (the "ttPv" flag of Stockfish and Rapfi).
+    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -51,14 +54,18 @@ pub struct TranspositionTable {
 }
 
 // Data layout (low to high): move 11 bits (x 5, y 5, present 1), score 16, depth 8,
-// bound 2, generation 6.
-fn pack(mv: Option<Move>, score: i32, depth: u8, bound: Bound, gen: u8) -> u64 {
+// bound 2, generation 6, pv 1.
+fn pack(mv: Option<Move>, score: i32, depth: u8, bound: Bound, pv: bool, gen: u8) -> u64 {
     let m = match mv {
         Some(m) => 0x400 | ((m.y as u64 & 31) << 5) | (m.x as u64 & 31),
         None => 0,
     };
     let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
-    m | (s << 11) | ((depth as u64) << 27) | ((bound as u64) << 35) | (((gen & 63) as u64) << 37)
+    m | (s << 11)
+        | ((depth as u64) << 27)
+        | ((bound as u64) << 35)
+        | (((gen & 63) as u64) << 37)
+        | ((pv as u64) << 43)
 }
 
 fn unpack(d: u64) -> (Entry, u8) {
@@ -81,6 +88,7 @@ fn unpack(d: u64) -> (Entry, u8) {
             score,
             depth,
             bound,
+            pv: (d >> 43) & 1 != 0,
         },
         gen,
     )
@@ -181,7 +189,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Keeps an existing move when the new result has none.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: u8, bound: Bound) {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: u8, bound: Bound, pv: bool) {
         if self.slots.is_empty() {
             return;
         }
@@ -202,7 +210,7 @@ impl TranspositionTable {
                     return;
                 }
                 let mv = mv.or(e.mv);
-                let nd = pack(mv, score, depth, bound, gen);
+                let nd = pack(mv, score, depth, bound, pv, gen);
                 s.data.store(nd, Ordering::Relaxed);
                 s.check.store(key ^ nd, Ordering::Relaxed);
                 return;
@@ -214,7 +222,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let nd = pack(mv, score, depth, bound, gen);
+        let nd = pack(mv, score, depth, bound, pv, gen);
         bucket[victim].data.store(nd, Ordering::Relaxed);
         bucket[victim].check.store(key ^ nd, Ordering::Relaxed);
     }
@@ -243,19 +251,20 @@ mod tests {
 
     #[test]
     fn pack_round_trips() {
-        for &(mv, score, depth, bound) in &[
-            (Some(Move::new(31, 31)), -30000, 255u8, Bound::Exact),
-            (None, 29999, 0, Bound::Lower),
-            (Some(Move::new(0, 7)), 0, 13, Bound::Upper),
+        for &(mv, score, depth, bound, pv) in &[
+            (Some(Move::new(31, 31)), -30000, 255u8, Bound::Exact, true),
+            (None, 29999, 0, Bound::Lower, false),
+            (Some(Move::new(0, 7)), 0, 13, Bound::Upper, true),
         ] {
-            let (e, g) = unpack(pack(mv, score, depth, bound, 5));
+            let (e, g) = unpack(pack(mv, score, depth, bound, pv, 5));
             assert_eq!(
                 e,
                 Entry {
                     mv,
                     score,
                     depth,
-                    bound
+                    bound,
+                    pv
                 }
             );
             assert_eq!(g, 5);
@@ -267,7 +276,7 @@ mod tests {
         let mut tt = TranspositionTable::new();
         assert_eq!(tt.probe(42), None);
         tt.resize(1 << 16);
-        tt.store(42, Some(Move::new(3, 4)), 17, 6, Bound::Lower);
+        tt.store(42, Some(Move::new(3, 4)), 17, 6, Bound::Lower, false);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.depth), (Some(Move::new(3, 4)), 17, 6));
         assert_eq!(tt.probe(43), None);
@@ -279,8 +288,8 @@ mod tests {
     fn keeps_move_when_new_result_has_none() {
         let mut tt = TranspositionTable::new();
         tt.resize(1 << 12);
-        tt.store(9, Some(Move::new(1, 1)), 5, 4, Bound::Exact);
-        tt.store(9, None, -3, 5, Bound::Upper);
+        tt.store(9, Some(Move::new(1, 1)), 5, 4, Bound::Exact, false);
+        tt.store(9, None, -3, 5, Bound::Upper, false);
         let e = tt.probe(9).unwrap();
         assert_eq!(
             (e.mv, e.score, e.bound),
@@ -293,9 +302,9 @@ mod tests {
         let mut tt = TranspositionTable::new();
         tt.resize(BUCKET * ENTRY_BYTES); // one bucket: every key collides
         for k in 1..=BUCKET as u64 {
-            tt.store(k, None, 0, 10 + k as u8, Bound::Exact);
+            tt.store(k, None, 0, 10 + k as u8, Bound::Exact, false);
         }
-        tt.store(100, None, 0, 20, Bound::Exact);
+        tt.store(100, None, 0, 20, Bound::Exact, false);
         assert!(
             tt.probe(1).is_none(),
             "depth 11 entry should have been replaced"

@@ -99,6 +99,9 @@ struct Worker<'a, G: Tactics> {
     fours: Vec<Vec<(Move, Code)>>,
     /// Static value by ply (`NO_EVAL` where the node did not evaluate), for "improving".
     evals: Vec<i32>,
+    /// Depth units of extension beyond one ply that the line to each ply has had (see
+    /// [`Params::se_double_max`]).
+    extra: Vec<i32>,
     width: usize,
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
@@ -152,6 +155,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
+            extra: vec![0; MAX_PLY + 2],
             width,
             next_check: CLOCK_INTERVAL,
             end: limits.maximum,
@@ -359,9 +363,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
         };
         let mut tt_move = None;
         let mut tt_entry = None;
+        let mut tt_pv = pv;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             tt_entry = Some(e);
+            tt_pv |= e.pv;
             let s = from_tt(e.score, ply);
             if !pv && i32::from(e.depth) * ONE_PLY >= depth {
                 let cut = match e.bound {
@@ -380,8 +386,14 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if self.params.node_vcf_nodes > 0 && !self.game.facing_five() {
             if let Some(w) = self.probe_vcf(self.params.node_vcf_nodes) {
                 let s = mate_in(ply + w.plies);
-                self.tt
-                    .store(key, Some(w.mv), to_tt(s, ply), MAX_PLY as u8, Bound::Lower);
+                self.tt.store(
+                    key,
+                    Some(w.mv),
+                    to_tt(s, ply),
+                    MAX_PLY as u8,
+                    Bound::Lower,
+                    tt_pv,
+                );
                 return s;
             }
         }
@@ -519,11 +531,24 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 if self.aborted {
                     return 0;
                 }
+                let double = self.params.se_double;
                 if v < sbeta {
-                    ext = ONE_PLY;
+                    ext = if double > 0
+                        && !pv
+                        && v < sbeta - double
+                        && self.extra[p] < self.params.se_double_max * ONE_PLY
+                    {
+                        2 * ONE_PLY
+                    } else {
+                        ONE_PLY
+                    };
                 } else if sbeta >= beta {
                     // Multi-cut: another move beats beta as well.
                     return sbeta;
+                } else if from_tt(e.score, ply) >= beta {
+                    // Not singular, and the node will likely cut anyway: the table move
+                    // need not be searched as deep.
+                    ext = -self.params.se_neg;
                 }
             }
             // The table move not found singular still leads the node: a fraction of a
@@ -536,6 +561,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 };
             }
             let ext = ext - fhr(&self.game, m);
+            self.extra[p + 1] = self.extra[p] + (ext - ONE_PLY).max(0);
             self.note_attack(p, m);
             self.play(m);
             let s = -self.negamax(
@@ -565,6 +591,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                         to_tt(best, ply),
                         plies(depth).clamp(0, 255) as u8,
                         Bound::Lower,
+                        tt_pv,
                     );
                     return best;
                 }
@@ -646,6 +673,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             } else {
                 0
             };
+            self.extra[p + 1] = self.extra[p];
             self.play(m);
             // Another thread is in this child: search the other moves first and come back,
             // when its result is likely in the table. Never the node's first move.
@@ -670,6 +698,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 let mut r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
                 if useless > 0 {
                     r = (r + useless).min(depth - ONE_PLY).max(0);
+                }
+                if tt_pv {
+                    r = (r - self.params.ttpv_red).max(0);
                 }
                 if self.params.lmr_quiet > 0 && r > 0 && attack < Code::Three && block < Code::Three
                 {
@@ -742,6 +773,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             to_tt(best, ply),
             plies(depth).clamp(0, 255) as u8,
             bound,
+            tt_pv,
         );
         best
     }
@@ -937,12 +969,24 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
             self.root_playable += 1;
             self.note_attack(0, m);
+            let from = self.params.root_lmr_from;
+            let r = if from > 0 && i >= from && best.is_some() {
+                let order = self.moves[0][i].score;
+                let attack = self.game.move_codes(m)[0];
+                self.reduction(i, depth, order, true, false, true, attack)
+            } else {
+                0
+            };
+            self.extra[1] = 0;
             self.play(m);
             let mut s;
             if best.is_none() {
                 s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
             } else {
-                s = -self.negamax(depth - ONE_PLY, 1, -alpha - 1, -alpha, false, true);
+                s = -self.negamax(depth - ONE_PLY - r, 1, -alpha - 1, -alpha, false, true);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.negamax(depth - ONE_PLY, 1, -alpha - 1, -alpha, false, true);
+                }
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
                 }
@@ -976,8 +1020,14 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 } else {
                     Bound::Upper
                 };
-                self.tt
-                    .store(key, Some(m), s, plies(depth).clamp(0, 255) as u8, bound);
+                self.tt.store(
+                    key,
+                    Some(m),
+                    s,
+                    plies(depth).clamp(0, 255) as u8,
+                    bound,
+                    true,
+                );
             }
         }
         best
@@ -1480,8 +1530,9 @@ mod tests {
     }
 
     /// The fractional depths (reductions that keep their fraction, a forced reply extended
-    /// past its ply, the table move's fraction, the defence reductions) find the same win
-    /// by the alpha-beta alone, the root threat searches off.
+    /// past its ply, the table move's fraction, the defence reductions, reduced root moves,
+    /// the singular test's double and negative extensions) find the same win by the
+    /// alpha-beta alone, the root threat searches off.
     #[test]
     fn fractional_depths_find_the_double_three_win() {
         let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
@@ -1500,6 +1551,10 @@ mod tests {
             ("udr_opp", "31"),
             ("udr_self", "15"),
             ("lmr_quiet", "24"),
+            ("root_lmr_from", "1"),
+            ("ttpv_red", "16"),
+            ("se_neg", "24"),
+            ("se_double", "100"),
         ] {
             params.set(k, v).unwrap();
         }
