@@ -112,6 +112,9 @@ struct Worker<'a, G: Tactics> {
     root_order: Vec<Move>,
     /// Root moves with their scores in the iteration under way.
     root_scores: Vec<(i32, Move)>,
+    /// Root moves with the rank the last finished root search gave them (see
+    /// [`Params::root_sort`]); empty before the first.
+    root_rank: Vec<(u64, Move)>,
     /// How settled the finished iterations are, for the time manager.
     pacing: Pacing,
     /// Times the root's best move changed in the iteration under way.
@@ -162,6 +165,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
             root_scores: Vec::new(),
+            root_rank: Vec::new(),
             pacing: Pacing::default(),
             root_changes: 0,
             root_playable: 0,
@@ -956,10 +960,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.order(0, tt_move, self.params.root_beam);
         let limits = self.limits;
         self.moves[0].retain(|s| !limits.exclude.contains(&s.mv));
+        if self.params.root_sort > 0 && !self.root_rank.is_empty() {
+            let rank = &self.root_rank;
+            // Stable: moves the last search did not reach keep their order, after the rest.
+            self.moves[0].sort_by_key(|s| {
+                std::cmp::Reverse(rank.iter().find(|r| r.1 == s.mv).map_or(0, |r| r.0 + 1))
+            });
+        }
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
         self.root_scores.clear();
         self.root_playable = 0;
+        let mut rank = std::mem::take(&mut self.root_rank);
+        let mut next_rank = Vec::with_capacity(n);
         for i in 0..n {
             let m = self.moves[0][i].mv;
             // Inside the tree a renju black left with fouls only plays one and loses; at the
@@ -978,6 +991,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 0
             };
             self.extra[1] = 0;
+            let before = self.nodes;
             self.play(m);
             let mut s;
             if best.is_none() {
@@ -1004,6 +1018,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 _ => {}
             }
             self.root_scores.push((s, m));
+            next_rank.push(match self.params.root_sort {
+                // Scores shifted to be positive, keeping their order.
+                1 => (i64::from(s) - i64::from(i32::MIN)) as u64,
+                _ => self.nodes - before,
+            });
             if s > alpha {
                 alpha = s;
                 if s >= beta {
@@ -1013,6 +1032,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
         if let Some((s, m)) = best {
             if !self.aborted {
+                rank.clear();
+                rank.extend(
+                    next_rank
+                        .into_iter()
+                        .zip(self.root_scores.iter().map(|r| r.1)),
+                );
+                if let Some(r) = rank.iter_mut().find(|r| r.1 == m) {
+                    r.0 = u64::MAX - 1;
+                }
                 let bound = if s >= beta {
                     Bound::Lower
                 } else if s > alpha0 {
@@ -1030,6 +1058,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 );
             }
         }
+        self.root_rank = rank;
         best
     }
 
@@ -1531,8 +1560,8 @@ mod tests {
 
     /// The fractional depths (reductions that keep their fraction, a forced reply extended
     /// past its ply, the table move's fraction, the defence reductions, reduced root moves,
-    /// the singular test's double and negative extensions) find the same win by the
-    /// alpha-beta alone, the root threat searches off.
+    /// the singular test's double and negative extensions, root moves ordered by their last
+    /// subtrees) find the same win by the alpha-beta alone, the root threat searches off.
     #[test]
     fn fractional_depths_find_the_double_three_win() {
         let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
@@ -1555,6 +1584,7 @@ mod tests {
             ("ttpv_red", "16"),
             ("se_neg", "24"),
             ("se_double", "100"),
+            ("root_sort", "2"),
         ] {
             params.set(k, v).unwrap();
         }
