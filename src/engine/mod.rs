@@ -468,11 +468,7 @@ impl Engine {
             cells.saturating_sub(g.ply()).div_ceil(2) as i64
         });
         let budget = self.settings.clock.budget(moves_left);
-        let threads = self.settings.threads.unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        let threads = self.settings.search_threads();
         Limits {
             start: Some(received),
             optimum: Some(received + budget.optimum),

@@ -18,6 +18,13 @@ pub const MEMORY_SHARE_PERMILLE: u64 = 750;
 pub const MIN_TT_BYTES: u64 = 1 << 18;
 /// Table size when the manager sets no memory limit.
 pub const DEFAULT_TT_BYTES: u64 = 128 << 20;
+/// Table bytes per millisecond a move may take, per search thread, when no `hash_size` is
+/// given: about twice what one search stores (an entry of 16 bytes a node, about a million
+/// nodes a second), so the entries of earlier moves survive. More would buy nothing and
+/// cost the first moves of a game: the kernel zeroes a fresh table's pages as the search
+/// first writes them, inside the move's time (on a virtual machine measured at 2.3 ms a
+/// MiB: a 256 MiB table left the first search of a game at 200 ms at depth 2, not 9).
+pub const TT_BYTES_PER_MS: u64 = 32 << 10;
 /// Largest table (`hash_size` included).
 pub const MAX_TT_BYTES: u64 = 8 << 30;
 /// Most search threads `thread_num` may ask for (what `YXSHOWINFO` announces).
@@ -103,19 +110,48 @@ impl Settings {
                 .min(ram_cap())
                 .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
         }
-        if self.max_memory == 0 {
-            return Ok(DEFAULT_TT_BYTES);
-        }
-        let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
-        let tt = allowed.saturating_sub(BASE_MEMORY);
-        if tt < MIN_TT_BYTES {
-            return Err(EngineError::Limit(format!(
-                "max_memory {} is too small: the engine needs at least {} bytes",
-                self.max_memory,
-                (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
-            )));
-        }
-        Ok(tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES)))
+        let memory = if self.max_memory == 0 {
+            DEFAULT_TT_BYTES
+        } else {
+            let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
+            let tt = allowed.saturating_sub(BASE_MEMORY);
+            if tt < MIN_TT_BYTES {
+                return Err(EngineError::Limit(format!(
+                    "max_memory {} is too small: the engine needs at least {} bytes",
+                    self.max_memory,
+                    (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
+                )));
+            }
+            tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES))
+        };
+        Ok(memory.min(self.time_tt_bytes()))
+    }
+
+    /// The table a move's time can fill ([`TT_BYTES_PER_MS`]), a power of two. Read from
+    /// the game's limits (`timeout_turn`, `timeout_match`), not from `time_left`, so that
+    /// the size (and the table) stays the same through a game.
+    fn time_tt_bytes(&self) -> u64 {
+        let clock = Clock {
+            left: None,
+            ..self.clock
+        };
+        // The most a move may take early in a game (moves to go: a 15×15 game's half).
+        let ms = clock.budget(113).maximum.as_millis() as u64;
+        let threads = self.search_threads() as u64;
+        ms.saturating_mul(threads)
+            .saturating_mul(TT_BYTES_PER_MS)
+            .checked_next_power_of_two()
+            .unwrap_or(u64::MAX)
+            .max(MIN_TT_BYTES)
+    }
+
+    /// Search threads: `thread_num`, else one per core the OS offers.
+    pub fn search_threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        })
     }
 }
 
@@ -130,6 +166,39 @@ mod tests {
         assert_eq!(parse_mem_total_kib(t), Some(24684144));
         assert_eq!(parse_mem_total_kib("MemFree: 3 kB"), None);
         assert_eq!(parse_mem_total_kib("MemTotal: lots"), None);
+    }
+
+    /// The table is what a move's time fills, within the memory allowed: a fresh table's
+    /// pages cost the first moves of a game their time, so fast games get small tables.
+    #[test]
+    fn the_table_is_sized_by_the_move_time_within_the_memory() {
+        let mut e = Engine::new();
+        e.set_info("thread_num", "1");
+        e.set_info("max_memory", "367001600");
+        e.set_info("timeout_match", "0");
+        // 200 ms less the 50 ms reserve: 150 ms × 32 KiB, up to a power of two.
+        e.set_info("timeout_turn", "200");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(8 << 20));
+        e.set_info("timeout_turn", "1000");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(32 << 20));
+        e.set_info("thread_num", "2");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(64 << 20));
+        // Slow games: the memory limit decides (75% of it, less the base).
+        e.set_info("timeout_turn", "30000");
+        let allowed = 367_001_600 / 1000 * MEMORY_SHARE_PERMILLE - BASE_MEMORY;
+        assert_eq!(e.settings.tt_bytes().ok(), Some(allowed.min(ram_cap())));
+        // Gomocup's fast games (5 s a move, 2 min a game) and no limits at all.
+        e.set_info("timeout_turn", "5000");
+        e.set_info("timeout_match", "120000");
+        e.set_info("max_memory", "0");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(DEFAULT_TT_BYTES));
+        // `time_left` never resizes the table in the middle of a game.
+        e.set_info("time_left", "3000");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(DEFAULT_TT_BYTES));
+        // An explicit size is taken as asked.
+        e.set_info("timeout_turn", "200");
+        e.set_info("hash_size", "65536");
+        assert_eq!(e.settings.tt_bytes().ok(), Some(64 << 20));
     }
 
     #[test]
