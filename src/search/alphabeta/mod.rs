@@ -657,6 +657,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
             let [attack, block] = if move_count_pruning
                 || self.params.lmr_log > 0
+                || self.params.trivial_depth > 0
                 || self.params.lmr_attack > 0
                 || self.params.lmr_quiet > 0
             {
@@ -668,6 +669,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
             // Move-count pruning: once a move that does not lose is in hand, the late quiet
             // moves of a shallow node are not worth their subtrees.
             if searched >= limit && best > -WIN_MIN && !attack.is_four() {
+                continue;
+            }
+            // Trivial-move pruning: near the leaves a move that shapes nothing for either
+            // side (no open two, no three) will not change the result.
+            if depth < self.params.trivial_depth
+                && best > -WIN_MIN
+                && (Code::None..=Code::Two).contains(&attack)
+                && (Code::None..=Code::Two).contains(&block)
+            {
                 continue;
             }
             searched += 1;
@@ -1561,7 +1571,7 @@ mod tests {
     /// The fractional depths (reductions that keep their fraction, a forced reply extended
     /// past its ply, the table move's fraction, the defence reductions, reduced root moves,
     /// the singular test's double and negative extensions, root moves ordered by their last
-    /// subtrees) find the same win by the alpha-beta alone, the root threat searches off.
+    /// subtrees, trivial moves pruned near the leaves) find the same win by the alpha-beta alone, the root threat searches off.
     #[test]
     fn fractional_depths_find_the_double_three_win() {
         let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
@@ -1585,6 +1595,7 @@ mod tests {
             ("se_neg", "24"),
             ("se_double", "100"),
             ("root_sort", "2"),
+            ("trivial_depth", "69"),
         ] {
             params.set(k, v).unwrap();
         }
