@@ -170,8 +170,8 @@ pub struct Params {
     /// (ordering score, table move first, killers, history). 1: by the last root search's
     /// scores, its best first (the fail-soft bounds of the others rank them). 2: by the
     /// nodes each move's subtree took in the last root search, its best first: a move that
-    /// was hard to refute is the likeliest to become the best. 2 against 0: −6.5 ± 31.1 Elo
-    /// (480 games, 200 ms/move, SPRT [0, 10] undecided), so 0.
+    /// was hard to refute is the likeliest to become the best. 2 against 0: −6.5 ± 31.1 Elo,
+    /// 1 against 0: −5.1 ± 30.9 (480 games each, 200 ms/move, SPRT [0, 10] undecided), so 0.
     pub root_sort: u8,
     /// Sixteenths of a ply less late-move reduction at nodes that are or were on a
     /// principal variation (the table's pv flag, Rapfi's and Stockfish's "ttPv"). 0: off.
