@@ -1571,7 +1571,8 @@ mod tests {
     /// The fractional depths (reductions that keep their fraction, a forced reply extended
     /// past its ply, the table move's fraction, the defence reductions, reduced root moves,
     /// the singular test's double and negative extensions, root moves ordered by their last
-    /// subtrees, trivial moves pruned near the leaves) find the same win by the alpha-beta alone, the root threat searches off.
+    /// subtrees, trivial moves pruned near the leaves) find the same win by the alpha-beta
+    /// alone, the root threat searches off.
     #[test]
     fn fractional_depths_find_the_double_three_win() {
         let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
