@@ -981,8 +981,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let mut best: Option<(i32, Move)> = None;
         self.root_scores.clear();
         self.root_playable = 0;
-        let mut rank = std::mem::take(&mut self.root_rank);
-        let mut next_rank = Vec::with_capacity(n);
+        let mut rank = Vec::with_capacity(n);
         for i in 0..n {
             let m = self.moves[0][i].mv;
             // Inside the tree a renju black left with fouls only plays one and loses; at the
@@ -1028,11 +1027,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 _ => {}
             }
             self.root_scores.push((s, m));
-            next_rank.push(match self.params.root_sort {
+            let r = match self.params.root_sort {
                 // Scores shifted to be positive, keeping their order.
                 1 => (i64::from(s) - i64::from(i32::MIN)) as u64,
                 _ => self.nodes - before,
-            });
+            };
+            rank.push((r, m));
             if s > alpha {
                 alpha = s;
                 if s >= beta {
@@ -1042,15 +1042,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
         if let Some((s, m)) = best {
             if !self.aborted {
-                rank.clear();
-                rank.extend(
-                    next_rank
-                        .into_iter()
-                        .zip(self.root_scores.iter().map(|r| r.1)),
-                );
                 if let Some(r) = rank.iter_mut().find(|r| r.1 == m) {
                     r.0 = u64::MAX - 1;
                 }
+                self.root_rank = rank;
                 let bound = if s >= beta {
                     Bound::Lower
                 } else if s > alpha0 {
@@ -1068,7 +1063,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 );
             }
         }
-        self.root_rank = rank;
         best
     }
 
