@@ -15,7 +15,9 @@
 //! recursive search). Walls (continuous-mode `BOARD` field 3) are set-up only and never undone.
 
 use super::params;
-use super::pattern::{get_both, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES};
+use super::pattern::{
+    get_both, reach, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
+};
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
 use std::fmt;
@@ -555,8 +557,20 @@ impl<R: Rule> Board<R> {
         }
     }
 
+    /// The farthest offset along a line at which a stone can change a cell's patterns
+    /// under `R`: under freestyle the outermost cells of a key never do, so their lookups
+    /// are skipped.
+    const REACH: i32 = {
+        let (b, w) = (reach(R::BLACK), reach(R::WHITE));
+        if b > w {
+            b
+        } else {
+            w
+        }
+    };
+
     /// XORs `v` into the keys of every cell whose window holds `(x, y)` and refreshes the
-    /// empty ones; with `SAVE`, each refreshed cell's old terms go on `self.saved` first.
+    /// empty ones within [`Self::REACH`]; with `SAVE`, each refreshed cell's old terms go on `self.saved` first.
     /// Only the colour whose pattern changed is recoded.
     #[inline(always)]
     fn update_lines<const SAVE: bool>(&mut self, x: usize, y: usize, v: u32) {
@@ -581,7 +595,7 @@ impl<R: Rule> Board<R> {
                 let cell = &mut self.cells[q];
                 let key = cell.key[d] ^ (v << slot_shift);
                 cell.key[d] = key;
-                if self.filled[q] {
+                if self.filled[q] || (Self::REACH < HALF && (o == HALF || o == -HALF)) {
                     continue;
                 }
                 let (black, white) = get_both(black_table, white_table, key);

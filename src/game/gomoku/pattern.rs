@@ -35,6 +35,16 @@ pub const OPP: u32 = 2;
 /// Off the board or a wall: blocks both colours.
 pub const BLOCKED: u32 = 3;
 
+/// The farthest offset from the centre whose cell can change a `rule` pattern. Every five
+/// through the centre lies within four cells of it; only rules where a five's end cells
+/// matter (a run that is too long, caro's blocked ends) look one cell further.
+pub const fn reach(rule: FiveRule) -> i32 {
+    match rule {
+        FiveRule::AtLeastFive => HALF - 1,
+        _ => HALF,
+    }
+}
+
 /// The 2-bit slot of a cell `offset` steps from the centre (`offset` in ±1..=±5).
 #[inline]
 pub const fn slot(offset: i32) -> u32 {
@@ -577,6 +587,23 @@ pub fn key_from_line(line: &str) -> Option<u32> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_rules_reach_is_the_farthest_cell_its_patterns_read() {
+        let pow = |s: u32| 3usize.pow(s);
+        let outer = [slot(HALF), slot(-HALF)];
+        for rule in [FiveRule::AtLeastFive, FiveRule::ExactFive] {
+            let t = table(rule);
+            // Does some line's pattern change when its two outermost cells are emptied?
+            let reads_outer = (0..COMPACT_SIZE).any(|idx| {
+                let near = outer
+                    .iter()
+                    .fold(idx, |i, &s| i - (i / pow(s) % 3) * pow(s));
+                t.pats[idx] != t.pats[near]
+            });
+            assert_eq!(reads_outer, reach(rule) == HALF, "{rule:?}");
+        }
+    }
+
     #[test]
     fn combo_classes_ignore_direction_order_and_cover_every_multiset() {
         let mut seen = std::collections::HashSet::new();
