@@ -4,8 +4,8 @@
 //!
 //! Why huge pages: nearly every probe of a big table misses the caches, and with 4 KiB pages
 //! it also misses the TLB. Worse, a 128 MiB table in 4 KiB pages costs 32,768 page faults as
-//! the search first writes it (again after every clear, which swaps in fresh pages), and two
-//! threads faulting into it at once slow each other down in the kernel. Measured on a first
+//! the search first writes it, and two threads faulting into it at once slow each other down
+//! in the kernel. Measured on a first
 //! move at 1 s (`perf stat`, 2 cores): one thread 65,874 faults, 0.13 s in the kernel; two
 //! threads 117,742 faults, 0.68 s in the kernel, and the main thread searched at a quarter of
 //! its speed until the table was mapped. With 2 MiB pages the faults drop to a few hundred.
