@@ -245,7 +245,9 @@ pub struct Params {
     pub search_end: u32,
     /// With a match clock, the soft target moves with how settled the search is (see
     /// [`super::time::Pacing`]), and a root with a single playable move stops after its
-    /// first iteration; off, every move searches until the clock's plain target.
+    /// first iteration; off, every move searches until the clock's plain target. On
+    /// against off, 5 s a move within a 6 s / 12 s match clock: +24.7 ± 30.9 (480 games) and
+    /// +33.4 ± 43.7 (240), no time loss.
     pub time_pace: bool,
     /// The pacing weights, per mille (see [`super::time::PaceWeights`]).
     pub time_base: u32,
@@ -307,7 +309,7 @@ impl Default for Params {
             lmr_deeper: 0,
             time_turn: 850,
             search_end: 1000,
-            time_pace: false,
+            time_pace: true,
             time_base: 550,
             time_fall: 3,
             time_stable: 40,
