@@ -570,8 +570,8 @@ impl<R: Rule> Board<R> {
     };
 
     /// XORs `v` into the keys of every cell whose window holds `(x, y)` and refreshes the
-    /// empty ones within [`Self::REACH`]; with `SAVE`, each refreshed cell's old terms go on `self.saved` first.
-    /// Only the colour whose pattern changed is recoded.
+    /// empty ones within [`Self::REACH`]; with `SAVE`, each refreshed cell's old terms go on
+    /// `self.saved` first. Only the colour whose pattern changed is recoded.
     #[inline(always)]
     fn update_lines<const SAVE: bool>(&mut self, x: usize, y: usize, v: u32) {
         let dims = (self.width, self.height);
