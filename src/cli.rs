@@ -192,6 +192,15 @@ pub struct TuneArgs {
     /// Fit the move-ordering weights to the moves played instead of the evaluation
     #[arg(long)]
     pub order: bool,
+    /// With --order: fit to the moves that cut off in searches of the games' positions to this depth instead of the moves played
+    #[arg(long, value_name = "DEPTH", requires = "order")]
+    pub order_search: Option<u32>,
+    /// With --order-search: rank each cut above the moves that failed before it (pairwise) instead of fitting its cross-entropy among all candidates
+    #[arg(long, requires = "order_search")]
+    pub order_pairs: bool,
+    /// With --order: the softmax temperature is the one fitted to the build's ordering times this
+    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "order")]
+    pub order_temperature_scale: f64,
     /// A teacher's search scores of the positions (lines `pos score`, as scripts/label-positions.py writes them)
     #[arg(long, value_name = "FILE")]
     pub teacher: Option<std::path::PathBuf>,
@@ -218,6 +227,9 @@ impl TuneArgs {
             positions: self.positions.clone(),
             epochs: self.epochs,
             order: self.order,
+            order_search: self.order_search,
+            order_pairs: self.order_pairs,
+            order_temperature_scale: self.order_temperature_scale,
             rate: self.rate,
             l2: self.l2,
             teacher: self.teacher.clone(),

@@ -69,6 +69,16 @@ pub struct TuneOptions {
     pub l2: f64,
     /// Fit the move-ordering weights to the moves played instead of the evaluation.
     pub order: bool,
+    /// With `order`: the targets are the moves that cut off in searches of the games'
+    /// positions to this depth, not the moves played (`order_search`).
+    pub order_search: Option<u32>,
+    /// With `order_search`: fit each cut above the moves that failed before it (a pairwise
+    /// loss) instead of the cut's cross-entropy among all the node's candidates.
+    pub order_pairs: bool,
+    /// With `order`: the softmax temperature is the one fitted to the build's ordering times
+    /// this. Below 1 the loss weighs the top of each list more (0.1 ranked the moves that cut
+    /// better than 1, which spread the probability to the tail).
+    pub order_temperature_scale: f64,
     /// A teacher engine's search scores of the positions (`pos score` lines).
     pub teacher: Option<PathBuf>,
     /// Share of the teacher's win probability in a position's target.
@@ -89,6 +99,9 @@ impl Default for TuneOptions {
             rate: 2.0,
             l2: 1e-7,
             order: false,
+            order_search: None,
+            order_pairs: false,
+            order_temperature_scale: 1.0,
             teacher: None,
             teacher_weight: 0.5,
             teacher_within: None,
@@ -98,6 +111,7 @@ impl Default for TuneOptions {
 }
 
 pub mod order;
+pub mod order_search;
 
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {

@@ -1,6 +1,10 @@
 //! The tunable parameters of the alpha-beta search (`--param NAME=VALUE` on the command
 //! line; no `INFO` key sets them), their defaults and their parser.
 
+/// What [`Params::cut_observer`] is called with: the position before the cutoff move (to
+/// downcast), that move, the moves that failed before it and the plies left.
+pub type CutObserver = fn(&dyn std::any::Any, crate::game::Move, &[crate::game::Move], i32);
+
 /// Tunable search parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
@@ -50,6 +54,11 @@ pub struct Params {
     /// Node budget of the VCF probe at interior nodes (where the side to move can make a
     /// four and faces no five): a proven win ends the node at once; 0 turns it off.
     pub node_vcf_nodes: u64,
+    /// Told of every beta cutoff: the position before the move (the worker's game, for the
+    /// observer to downcast), the move, the moves searched before it there (which failed)
+    /// and the plies left. Only `tune --order-search` sets it, to fit the move ordering to
+    /// the moves that cut; `None` in play.
+    pub cut_observer: Option<CutObserver>,
     /// Null-move pruning: at non-PV nodes with at least this depth left whose static value
     /// is at or above beta and where the opponent has no five, open-four or double-four
     /// point, the side to move passes; if a search reduced by `nmp_base + depth / nmp_div`
@@ -292,6 +301,7 @@ impl Default for Params {
             beam_min: 5,
             beam_step: 3,
             node_vcf_nodes: 0,
+            cut_observer: None,
             nmp_depth: 0,
             nmp_base: 2,
             nmp_div: 4,

@@ -28,6 +28,9 @@ pub struct OrderSample {
     pub cands: Vec<OrderCandidate>,
     pub played: usize,
     pub game: usize,
+    /// Candidates a search tried before `played` there and that failed to cut (indices into
+    /// `cands`; only `--order-search` samples have them).
+    pub failed: Vec<u16>,
 }
 
 /// The ordering's training positions of one game.
@@ -47,6 +50,7 @@ pub fn order_samples_of(g: &super::GameLine, id: usize, out: &mut Vec<OrderSampl
                     cands,
                     played,
                     game: self.id,
+                    failed: Vec::new(),
                 });
             }
         }
@@ -137,21 +141,93 @@ pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOpti
     w
 }
 
+/// Mean over the samples' failed moves of `softplus(−(score of the move that cut − score of
+/// the failed move) / t)`: how far the ordering is from putting each cut above what failed.
+pub fn pair_loss(samples: &[OrderSample], w: &[f64], t: f64) -> f64 {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for s in samples {
+        let c = s.cands[s.played].score(w);
+        for &j in &s.failed {
+            let d = (c - s.cands[usize::from(j)].score(w)) / t;
+            sum += (-d).exp().ln_1p();
+            n += 1;
+        }
+    }
+    sum / n.max(1) as f64
+}
+
+/// Share of the (cut, failed) pairs that `w` orders right (the cut strictly above).
+pub fn pair_accuracy(samples: &[OrderSample], w: &[f64]) -> f64 {
+    let (mut right, mut n) = (0usize, 0usize);
+    for s in samples {
+        let c = s.cands[s.played].score(w);
+        for &j in &s.failed {
+            right += usize::from(c > s.cands[usize::from(j)].score(w));
+            n += 1;
+        }
+    }
+    right as f64 / n.max(1) as f64
+}
+
+/// Full-batch Adam on [`pair_loss`] plus `l2 · |w − start|²`, fitted weights only.
+pub fn fit_pairs(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOptions) -> Vec<f64> {
+    let mut w = start.to_vec();
+    let mut adam = Adam::new(start);
+    let n = samples.iter().map(|s| s.failed.len()).sum::<usize>().max(1) as f64;
+    for _ in 0..opts.epochs {
+        let mut grad = vec![0f64; NUM_ORDER_FEATURES];
+        for s in samples {
+            let cut = &s.cands[s.played];
+            let c = cut.score(&w);
+            for &j in &s.failed {
+                let f = &s.cands[usize::from(j)];
+                // d/dc softplus(−(c − f)/t) = −σ(−(c − f)/t) / t, and the opposite for f.
+                let g = 1.0 / (1.0 + ((c - f.score(&w)) / t).exp()) / t / n;
+                for &k in cut.weights() {
+                    grad[usize::from(k)] -= g;
+                }
+                grad[INFLUENCE_INDEX] -= g * f64::from(cut.influence);
+                for &k in f.weights() {
+                    grad[usize::from(k)] += g;
+                }
+                grad[INFLUENCE_INDEX] += g * f64::from(f.influence);
+            }
+        }
+        adam.step(
+            &mut w,
+            &grad,
+            |i| is_order_fitted(i).then_some(opts.l2),
+            opts.rate,
+        );
+    }
+    w
+}
+
 /// `tune --order`: reads, fits, reports and writes (the evaluation weights unchanged).
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
-    let mut samples = Vec::new();
-    let mut games = 0;
-    for path in &opts.games {
-        games += read_lines(path, games, |g, id| order_samples_of(g, id, &mut samples))?;
-    }
+    let (samples, games) = match opts.order_search {
+        Some(depth) => super::order_search::samples(&opts.games, depth)?,
+        None => {
+            let mut samples = Vec::new();
+            let mut games = 0;
+            for path in &opts.games {
+                games += read_lines(path, games, |g, id| order_samples_of(g, id, &mut samples))?;
+            }
+            (samples, games)
+        }
+    };
     if samples.is_empty() {
         bail!("no training positions in {} game(s)", games);
     }
     let (train, valid): (Vec<OrderSample>, Vec<OrderSample>) =
         samples.into_iter().partition(|s| s.game % 10 != 9);
     let start = current_order_weights();
-    let t = fit_temperature(&train, &start);
-    let fitted = fit_order(&train, &start, t, opts);
+    let t = fit_temperature(&train, &start) * opts.order_temperature_scale;
+    let fitted = if opts.order_pairs {
+        fit_pairs(&train, &start, t, opts)
+    } else {
+        fit_order(&train, &start, t, opts)
+    };
     writeln!(
         out,
         "games {games}, positions {} train / {} held out, T = {t:.1}",
@@ -159,6 +235,15 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         valid.len()
     )?;
     for (name, w) in [("before", &start), ("after ", &fitted)] {
+        if opts.order_search.is_some() {
+            writeln!(
+                out,
+                "{name}: pair loss train {:.4} held out {:.4}; held out: cut above a failed move {:.1}%",
+                pair_loss(&train, w, t),
+                pair_loss(&valid, w, t),
+                100.0 * pair_accuracy(&valid, w),
+            )?;
+        }
         let (first, top3, rank) = rank_stats(&valid, w);
         writeln!(
             out,
@@ -169,8 +254,16 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
             100.0 * top3,
         )?;
     }
+    let targets = match (opts.order_search, opts.order_pairs) {
+        (Some(d), true) => format!(
+            "the cutoff moves of depth-{d} searches, each ranked above the moves that failed \
+             before it, of the positions of "
+        ),
+        (Some(d), false) => format!("the cutoff moves of depth-{d} searches of the positions of "),
+        (None, _) => String::new(),
+    };
     let source = format!(
-        "{}; {} training positions, T = {t:.1}; held-out loss {:.4} -> {:.4}",
+        "{targets}{}; {} training positions, T = {t:.1}; held-out loss {:.4} -> {:.4}",
         super::games_read(games, opts),
         train.len(),
         order_loss(&valid, &start, t),
@@ -204,6 +297,7 @@ mod tests {
                 cands: vec![cand(0, 2, 1), cand(1, 3, 5 + (i % 3) as u16), cand(2, 2, 0)],
                 played: 1,
                 game: i,
+                failed: Vec::new(),
             })
             .collect();
         let start = current_order_weights();
@@ -217,6 +311,31 @@ mod tests {
         assert!(order_loss(&samples, &w, 100.0) < order_loss(&samples, &start, 100.0));
         assert!(w[INFLUENCE_INDEX] > start[INFLUENCE_INDEX]);
         assert_eq!(rank_stats(&samples, &w).0, 1.0);
+    }
+
+    /// When the move that cut always has more influence than the one that failed before it
+    /// (the build's ranks order them the other way), the pairwise fit learns to put it first.
+    #[test]
+    fn pairwise_fit_ranks_the_cut_above_what_failed() {
+        let samples: Vec<OrderSample> = (0..200)
+            .map(|i| OrderSample {
+                cands: vec![cand(0, 3, 0), cand(1, 2, 8 + (i % 3) as u16), cand(2, 2, 0)],
+                played: 1,
+                game: i,
+                failed: vec![0],
+            })
+            .collect();
+        let start = current_order_weights();
+        assert_eq!(pair_accuracy(&samples, &start), 0.0);
+        let opts = TuneOptions {
+            epochs: 300,
+            rate: 5.0,
+            l2: 0.0,
+            ..TuneOptions::default()
+        };
+        let w = fit_pairs(&samples, &start, 100.0, &opts);
+        assert!(pair_loss(&samples, &w, 100.0) < pair_loss(&samples, &start, 100.0));
+        assert_eq!(pair_accuracy(&samples, &w), 1.0);
     }
 
     #[test]

@@ -588,6 +588,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     depth -= self.alpha_reduction(depth, s);
                 }
                 if s >= beta {
+                    self.observe_cut(m, &[], depth);
                     self.on_cutoff(p, m, plies(depth), &[]);
                     self.tt.store(
                         key,
@@ -757,7 +758,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                     if s >= beta {
                         let mut tried = std::mem::take(&mut self.tried);
                         tried.clear();
-                        if self.params.hist_gravity {
+                        if self.params.hist_gravity || self.params.cut_observer.is_some() {
                             tried.extend(staged);
                             tried.extend(
                                 self.moves[p][..i]
@@ -767,6 +768,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                                     .filter(|&t| Some(t) != staged && t != m),
                             );
                         }
+                        self.observe_cut(m, &tried, depth);
                         self.on_cutoff(p, m, plies(depth), &tried);
                         self.tried = tried;
                         break;
@@ -851,6 +853,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
     /// Killer and history credit for a move that caused a beta cutoff; with
     /// [`Params::hist_gravity`], the moves searched before it at this node (`tried`) lose
     /// as much, and every entry stays within ±[`HIST_MAX`].
+    #[inline]
+    fn observe_cut(&self, m: Move, tried: &[Move], depth: i32) {
+        if let Some(f) = self.params.cut_observer {
+            f(&self.game, m, tried, plies(depth));
+        }
+    }
+
     fn on_cutoff(&mut self, p: usize, m: Move, depth: i32, tried: &[Move]) {
         let k = &mut self.killers[p];
         if k[0] != Some(m) {
