@@ -116,7 +116,11 @@ pub mod order_search;
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     if opts.order {
-        return order::run(opts, out);
+        let samples = match opts.order_search {
+            Some(depth) => order_search::samples(&opts.games, depth)?,
+            None => order::played_samples(opts)?,
+        };
+        return order::run(opts, samples, out);
     }
     let mut samples = Vec::new();
     let mut games = 0;

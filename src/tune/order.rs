@@ -203,19 +203,24 @@ pub fn fit_pairs(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOpti
     w
 }
 
-/// `tune --order`: reads, fits, reports and writes (the evaluation weights unchanged).
-pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
-    let (samples, games) = match opts.order_search {
-        Some(depth) => super::order_search::samples(&opts.games, depth)?,
-        None => {
-            let mut samples = Vec::new();
-            let mut games = 0;
-            for path in &opts.games {
-                games += read_lines(path, games, |g, id| order_samples_of(g, id, &mut samples))?;
-            }
-            (samples, games)
-        }
-    };
+/// The training positions of the moves the games played, and the number of games read.
+pub fn played_samples(opts: &TuneOptions) -> Result<(Vec<OrderSample>, usize)> {
+    let mut samples = Vec::new();
+    let mut games = 0;
+    for path in &opts.games {
+        games += read_lines(path, games, |g, id| order_samples_of(g, id, &mut samples))?;
+    }
+    Ok((samples, games))
+}
+
+/// `tune --order`: fits `samples` (and the number of games they came from), reports and
+/// writes (the evaluation weights unchanged).
+pub fn run(
+    opts: &TuneOptions,
+    samples: (Vec<OrderSample>, usize),
+    out: &mut dyn Write,
+) -> Result<()> {
+    let (samples, games) = samples;
     if samples.is_empty() {
         bail!("no training positions in {} game(s)", games);
     }
