@@ -9,6 +9,11 @@
 //! (full-batch Adam, a small pull towards the build's weights). Every tenth game is held
 //! out. Besides the loss, the fit reports how often the played move is ranked first, in the
 //! top three, and its mean rank: what the search's late-move reductions feel.
+//!
+//! With `--order-search` the positions are nodes of searches instead, and the move is the
+//! one that cut there (`super::order_search`); `--order-pairs` then fits a pairwise loss
+//! instead, each cut ranked above the moves that failed before it, and reports the share of
+//! such pairs ordered right.
 
 use super::{
     minimise_log, read_lines, replay_game, write_weights, Adam, PositionVisitor, TuneOptions,
@@ -148,8 +153,9 @@ pub fn pair_loss(samples: &[OrderSample], w: &[f64], t: f64) -> f64 {
     for s in samples {
         let c = s.cands[s.played].score(w);
         for &j in &s.failed {
-            let d = (c - s.cands[usize::from(j)].score(w)) / t;
-            sum += (-d).exp().ln_1p();
+            // softplus(x) = ln(1 + e^x), which is x itself where e^x would overflow.
+            let x = -(c - s.cands[usize::from(j)].score(w)) / t;
+            sum += if x > 30.0 { x } else { x.exp().ln_1p() };
             n += 1;
         }
     }

@@ -850,9 +850,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
     }
 
-    /// Killer and history credit for a move that caused a beta cutoff; with
-    /// [`Params::hist_gravity`], the moves searched before it at this node (`tried`) lose
-    /// as much, and every entry stays within ±[`HIST_MAX`].
+    /// Tells [`Params::cut_observer`], when set, of a beta cutoff by `m` after `tried`.
     #[inline]
     fn observe_cut(&self, m: Move, tried: &[Move], depth: i32) {
         if let Some(f) = self.params.cut_observer {
@@ -860,6 +858,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
     }
 
+    /// Killer and history credit for a move that caused a beta cutoff; with
+    /// [`Params::hist_gravity`], the moves searched before it at this node (`tried`) lose
+    /// as much, and every entry stays within ±[`HIST_MAX`].
     fn on_cutoff(&mut self, p: usize, m: Move, depth: i32, tried: &[Move]) {
         let k = &mut self.killers[p];
         if k[0] != Some(m) {
