@@ -117,25 +117,27 @@ pub fn fit_temperature(samples: &[OrderSample], w: &[f64]) -> f64 {
     minimise_log(|t| order_loss(samples, w, t), 10.0, 100_000.0, 50)
 }
 
-/// Full-batch Adam on the cross-entropy plus `l2 · |w − start|²`, fitted weights only.
-pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOptions) -> Vec<f64> {
+/// Adds `g` to the gradient of every weight that scores candidate `c` (once each, and the
+/// influence weight times its influence).
+fn add_gradient(grad: &mut [f64], c: &OrderCandidate, g: f64) {
+    for &k in c.weights() {
+        grad[usize::from(k)] += g;
+    }
+    grad[INFLUENCE_INDEX] += g * f64::from(c.influence);
+}
+
+/// Full-batch Adam from `start` on the loss whose gradient `add_loss_gradient(w, grad)` adds,
+/// plus `l2 · |w − start|²`, fitted weights only.
+fn adam_fit(
+    start: &[f64],
+    opts: &TuneOptions,
+    mut add_loss_gradient: impl FnMut(&[f64], &mut [f64]),
+) -> Vec<f64> {
     let mut w = start.to_vec();
     let mut adam = Adam::new(start);
-    let n = samples.len().max(1) as f64;
-    let mut p = Vec::new();
     for _ in 0..opts.epochs {
         let mut grad = vec![0f64; NUM_ORDER_FEATURES];
-        for s in samples {
-            softmax(s, &w, t, &mut p);
-            // d/d score_i of −ln p_played = (p_i − [i = played]) / t
-            for (i, c) in s.cands.iter().enumerate() {
-                let g = (p[i] - f64::from(u8::from(i == s.played))) / t / n;
-                for &k in c.weights() {
-                    grad[usize::from(k)] += g;
-                }
-                grad[INFLUENCE_INDEX] += g * f64::from(c.influence);
-            }
-        }
+        add_loss_gradient(&w, &mut grad);
         adam.step(
             &mut w,
             &grad,
@@ -144,6 +146,22 @@ pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOpti
         );
     }
     w
+}
+
+/// Full-batch Adam on the cross-entropy plus `l2 · |w − start|²`, fitted weights only.
+pub fn fit_order(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOptions) -> Vec<f64> {
+    let n = samples.len().max(1) as f64;
+    let mut p = Vec::new();
+    adam_fit(start, opts, |w, grad| {
+        for s in samples {
+            softmax(s, w, t, &mut p);
+            // d/d score_i of −ln p_played = (p_i − [i = played]) / t
+            for (i, c) in s.cands.iter().enumerate() {
+                let g = (p[i] - f64::from(u8::from(i == s.played))) / t / n;
+                add_gradient(grad, c, g);
+            }
+        }
+    })
 }
 
 /// Mean over the samples' failed moves of `softplus(−(score of the move that cut − score of
@@ -177,36 +195,20 @@ pub fn pair_accuracy(samples: &[OrderSample], w: &[f64]) -> f64 {
 
 /// Full-batch Adam on [`pair_loss`] plus `l2 · |w − start|²`, fitted weights only.
 pub fn fit_pairs(samples: &[OrderSample], start: &[f64], t: f64, opts: &TuneOptions) -> Vec<f64> {
-    let mut w = start.to_vec();
-    let mut adam = Adam::new(start);
     let n = samples.iter().map(|s| s.failed.len()).sum::<usize>().max(1) as f64;
-    for _ in 0..opts.epochs {
-        let mut grad = vec![0f64; NUM_ORDER_FEATURES];
+    adam_fit(start, opts, |w, grad| {
         for s in samples {
             let cut = &s.cands[s.played];
-            let c = cut.score(&w);
+            let c = cut.score(w);
             for &j in &s.failed {
                 let f = &s.cands[usize::from(j)];
                 // d/dc softplus(−(c − f)/t) = −σ(−(c − f)/t) / t, and the opposite for f.
-                let g = 1.0 / (1.0 + ((c - f.score(&w)) / t).exp()) / t / n;
-                for &k in cut.weights() {
-                    grad[usize::from(k)] -= g;
-                }
-                grad[INFLUENCE_INDEX] -= g * f64::from(cut.influence);
-                for &k in f.weights() {
-                    grad[usize::from(k)] += g;
-                }
-                grad[INFLUENCE_INDEX] += g * f64::from(f.influence);
+                let g = 1.0 / (1.0 + ((c - f.score(w)) / t).exp()) / t / n;
+                add_gradient(grad, cut, -g);
+                add_gradient(grad, f, g);
             }
         }
-        adam.step(
-            &mut w,
-            &grad,
-            |i| is_order_fitted(i).then_some(opts.l2),
-            opts.rate,
-        );
-    }
-    w
+    })
 }
 
 /// The training positions of the moves the games played, and the number of games read.
