@@ -51,22 +51,11 @@ pub struct Params {
     /// needs the few moves that can change its static value, the saved nodes buy depth.
     pub beam_min: usize,
     pub beam_step: usize,
-    /// Node budget of the VCF probe at interior nodes (where the side to move can make a
-    /// four and faces no five): a proven win ends the node at once; 0 turns it off.
-    pub node_vcf_nodes: u64,
     /// Told of every beta cutoff: the position before the move (the worker's game, for the
     /// observer to downcast), the move, the moves searched before it there (which failed)
     /// and the plies left. Only `tune --order-search` sets it, to fit the move ordering to
     /// the moves that cut; `None` in play.
     pub cut_observer: Option<CutObserver>,
-    /// Null-move pruning: at non-PV nodes with at least this depth left whose static value
-    /// is at or above beta and where the opponent has no five, open-four or double-four
-    /// point, the side to move passes; if a search reduced by `nmp_base + depth / nmp_div`
-    /// plies still fails high, the node does. An extra stone never hurts in gomoku, so the
-    /// pass is a sound lower bound. 0 turns it off.
-    pub nmp_depth: i32,
-    pub nmp_base: i32,
-    pub nmp_div: i32,
     /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
     /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
     /// 0 turns it off. Depth 3 with 150 per ply scored +21 Elo (two runs of 800 games at
@@ -126,26 +115,6 @@ pub struct Params {
     pub qs_plain: u32,
     /// Quiescence: attacker plies at most, a guard against long chains of fours.
     pub qs_max: u32,
-    /// Razoring: at non-PV nodes with at most this depth left and no threat to answer, a
-    /// static value more than `razor_base + razor_mul · depth` below alpha drops into the
-    /// quiescence search, whose value is returned if it stays below alpha. 0 turns it off.
-    /// Depth 3 scored −95.7 ± 86.4 Elo against off (67 games, 200 ms/move): off.
-    pub razor_depth: i32,
-    pub razor_base: i32,
-    pub razor_mul: i32,
-    /// Move-count pruning: at a non-PV node with at most `mcp_depth` plies left that has a
-    /// move not losing, quiet moves past `(mcp_base + depth^1.32)` (halved when the static
-    /// value did not improve on two plies before) are skipped; fours never are. On top of
-    /// the depth-dependent beam (`beam_min`, `beam_step`), which caps every node: what it
-    /// adds is the halving where the node is not improving. 0 turns it off; 6 scored
-    /// −76.8 ± 52.8 Elo against off (170 games, 200 ms/move).
-    pub mcp_depth: i32,
-    pub mcp_base: i32,
-    /// Below this depth (sixteenths of a ply; 0: off), once a move that does not lose is in
-    /// hand, a move that makes neither side so much as an open two or a three is skipped:
-    /// Rapfi's trivial-move pruning (4.3 plies there). 69 (4.3 plies) against off: +4.3 ±
-    /// 31.0 Elo (480 games, 200 ms/move, SPRT [0, 10] undecided), so off.
-    pub trivial_depth: i32,
     /// Reverse futility reduced by one ply's margin when the static value improved.
     pub rfp_improving: bool,
     /// Singular extension: from this depth on (0: off), a table move that cut here before is
@@ -187,19 +156,10 @@ pub struct Params {
     /// 16 (Rapfi's 0.97 plies) against off: +3.6 ± 30.9 Elo (480 games, 200 ms/move, SPRT
     /// [0, 10] undecided), so off.
     pub ttpv_red: i32,
-    /// Internal iterative reduction: a node with at least this depth left and no table move
-    /// (so no ordering learned from an earlier visit) is searched a ply shallower: its
-    /// ordering is poor and the next visit, ordered by this one's table move, searches it
-    /// to full depth. 0 turns it off.
-    pub iir_depth: i32,
     /// Fail-high reduction: at a non-PV cut node whose static value is at least this much
     /// per ply left above beta, every move but a four is searched a ply shallower: the node
     /// will very likely fail high on its first moves anyway. 0 turns it off.
     pub fhr_margin: i32,
-    /// PV nodes whose table entry is much shallower than the depth left (a line the search
-    /// has not followed for some iterations) lose this many thousandths of a ply per ply of
-    /// difference, at most three plies. 0 turns it off.
-    pub iir_tt: i32,
     /// History with a bound and a malus: a cutoff move gains `32·depth²` and the moves
     /// searched before it lose as much, each entry pulled towards zero in proportion to its
     /// size (history "gravity"); off, a cutoff move only gains `depth²`, unbounded. On
@@ -229,14 +189,6 @@ pub struct Params {
     /// Elo (480 games, 200 ms/move, SPRT [0, 10] undecided), but −6.4 ± 63.2 at 1 s/move
     /// (109 games, stopped with no sign of a gain), so off.
     pub lmr_attack: i32,
-    /// Static values below this size are averaged with the parent node's (see
-    /// `Worker::smoothed`); 0 turns the averaging off.
-    pub eval_avg: i32,
-    /// The pruning decisions (razoring, reverse futility, null move, fail-high reduction)
-    /// judge a node by its table score instead of its static value where the table's bound
-    /// says the static value is off in that direction. On against off: −8.2 ± 45.8 Elo (211
-    /// games, 200 ms/move), so off.
-    pub tt_eval: bool,
     /// A node whose searched moves all lose searches the moves its beam cut as well, so that
     /// no mate score rests on moves never tried.
     pub beam_proof: bool,
@@ -300,11 +252,7 @@ impl Default for Params {
             safety_moves: 6,
             beam_min: 5,
             beam_step: 3,
-            node_vcf_nodes: 0,
             cut_observer: None,
-            nmp_depth: 0,
-            nmp_base: 2,
-            nmp_div: 4,
             rfp_depth: 3,
             rfp_margin: 150,
             lmr_log: 100,
@@ -326,12 +274,6 @@ impl Default for Params {
             time_unstable: 1000,
             qs_plain: 2,
             qs_max: 16,
-            razor_depth: 0,
-            razor_base: 60,
-            razor_mul: 40,
-            mcp_depth: 0,
-            mcp_base: 3,
-            trivial_depth: 0,
             rfp_improving: true,
             se_depth: 6,
             se_margin: 4,
@@ -341,9 +283,7 @@ impl Default for Params {
             root_lmr_from: 0,
             root_sort: 0,
             ttpv_red: 0,
-            iir_depth: 0,
             fhr_margin: 40,
-            iir_tt: 0,
             hist_gravity: false,
             hist_shift: 4,
             hist_lmr: 0,
@@ -351,8 +291,6 @@ impl Default for Params {
             alpha_red: 0,
             lmr_attack: 0,
             beam_proof: true,
-            eval_avg: 0,
-            tt_eval: false,
             smp_busy_depth: 3,
             smp_vct_permille: 500,
             smp_vct_nodes: 2_000_000,
@@ -408,10 +346,6 @@ impl Params {
             "safety_moves" => self.safety_moves = parse(name, value)?,
             "beam_min" => self.beam_min = parse(name, value)?,
             "beam_step" => self.beam_step = parse(name, value)?,
-            "node_vcf_nodes" => self.node_vcf_nodes = parse(name, value)?,
-            "nmp_depth" => self.nmp_depth = parse(name, value)?,
-            "nmp_base" => self.nmp_base = parse(name, value)?,
-            "nmp_div" => self.nmp_div = parse(name, value)?,
             "rfp_depth" => self.rfp_depth = parse(name, value)?,
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
@@ -433,12 +367,6 @@ impl Params {
             "time_unstable" => self.time_unstable = parse(name, value)?,
             "qs_plain" => self.qs_plain = parse(name, value)?,
             "qs_max" => self.qs_max = parse(name, value)?,
-            "razor_depth" => self.razor_depth = parse(name, value)?,
-            "razor_base" => self.razor_base = parse(name, value)?,
-            "razor_mul" => self.razor_mul = parse(name, value)?,
-            "mcp_depth" => self.mcp_depth = parse(name, value)?,
-            "mcp_base" => self.mcp_base = parse(name, value)?,
-            "trivial_depth" => self.trivial_depth = parse(name, value)?,
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
             "se_depth" => self.se_depth = parse(name, value)?,
             "se_margin" => self.se_margin = parse(name, value)?,
@@ -448,9 +376,7 @@ impl Params {
             "root_lmr_from" => self.root_lmr_from = parse(name, value)?,
             "root_sort" => self.root_sort = parse(name, value)?,
             "ttpv_red" => self.ttpv_red = parse::<i32>(name, value)?.clamp(0, 64),
-            "iir_depth" => self.iir_depth = parse(name, value)?,
             "fhr_margin" => self.fhr_margin = parse(name, value)?,
-            "iir_tt" => self.iir_tt = parse(name, value)?,
             "hist_gravity" => self.hist_gravity = parse::<u8>(name, value)? != 0,
             "hist_shift" => self.hist_shift = parse::<u32>(name, value)?.min(30),
             "hist_lmr" => self.hist_lmr = parse(name, value)?,
@@ -458,8 +384,6 @@ impl Params {
             "lmr_attack" => self.lmr_attack = parse::<i32>(name, value)?.clamp(0, 3),
             "counter_bonus" => self.counter_bonus = parse::<i32>(name, value)?.clamp(0, 1 << 19),
             "beam_proof" => self.beam_proof = parse::<u8>(name, value)? != 0,
-            "eval_avg" => self.eval_avg = parse(name, value)?,
-            "tt_eval" => self.tt_eval = parse::<u8>(name, value)? != 0,
             "smp_busy_depth" => self.smp_busy_depth = parse(name, value)?,
             "smp_vct_permille" => self.smp_vct_permille = parse(name, value)?,
             "smp_vct_nodes" => self.smp_vct_nodes = parse(name, value)?,
@@ -476,13 +400,6 @@ impl Params {
             stable: i64::from(self.time_stable),
             unstable: i64::from(self.time_unstable),
         }
-    }
-
-    /// Move-count pruning's limit at `depth` plies left: quiet moves from this index on are
-    /// skipped (see [`Params::mcp_depth`]).
-    pub(super) fn move_count_limit(&self, depth: i32, improving: bool) -> usize {
-        let n = self.mcp_base + (depth.max(0) as f32).powf(1.32) as i32;
-        (n / if improving { 1 } else { 2 }).max(1) as usize
     }
 
     /// Moves an interior node with `depth` plies left searches.

@@ -385,23 +385,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
-        // A forced win by fours ends the node: cheaper than finding it move by move, and
-        // exact (the threat solver only reports proofs).
-        if self.params.node_vcf_nodes > 0 && !self.game.facing_five() {
-            if let Some(w) = self.probe_vcf(self.params.node_vcf_nodes) {
-                let s = mate_in(ply + w.plies);
-                self.tt.store(
-                    key,
-                    Some(w.mv),
-                    to_tt(s, ply),
-                    MAX_PLY as u8,
-                    Bound::Lower,
-                    tt_pv,
-                );
-                return s;
-            }
-        }
-
         // The static value, where the node has a choice: a node that must answer a five or an
         // open four's threat has none, and its value is what the answers give.
         let threatened = self.game.facing_threat();
@@ -415,32 +398,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         } else {
             false
         };
-        let mut eval = self.smoothed(p);
-        // A table score bounded on the far side of the static value is a better estimate
-        // of the node than the static value: the pruning below judges by it.
-        if let Some(e) = tt_entry.filter(|_| self.params.tt_eval && eval != NO_EVAL) {
-            let s = from_tt(e.score, ply);
-            let better = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s > eval,
-                Bound::Upper => s < eval,
-            };
-            if better && !is_decisive(s) {
-                eval = s;
-            }
-        }
+        let eval = self.evals[p];
         if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
-            // Razoring: far below alpha near the leaves, only a four can bring it back, and
-            // the quiescence search tries exactly those.
-            if G::FOUR_QUIESCENCE
-                && depth <= self.params.razor_depth * ONE_PLY
-                && eval + self.params.razor_base + self.params.razor_mul * depth / ONE_PLY < alpha
-            {
-                let v = self.qsearch(ply, alpha, alpha + 1, 0);
-                if v < alpha || self.aborted {
-                    return v;
-                }
-            }
             // Reverse futility: far enough above beta that the few plies left will not
             // bring it back. Not where the opponent can make a four: it may have a VCF that
             // the static value does not see.
@@ -453,41 +412,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             {
                 return eval;
             }
-            // Null move: not twice in a row (the last move a pass), which would only hand
-            // the move back.
-            if self.params.nmp_depth > 0
-                && depth >= self.params.nmp_depth * ONE_PLY
-                && eval >= beta
-                && !self.game.opponent_can_four()
-                && self.game.last_move().is_some()
-                && self.game.pass()
-            {
-                let r =
-                    (self.params.nmp_base + plies(depth) / self.params.nmp_div.max(1)) * ONE_PLY;
-                let s = -self.negamax(depth - ONE_PLY - r, ply + 1, -beta, -beta + 1, false, !cut);
-                self.game.undo();
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if is_decisive(s) { beta } else { s };
-                }
-            }
-        }
-
-        if self.params.iir_depth > 0
-            && depth >= self.params.iir_depth * ONE_PLY
-            && tt_move.is_none()
-            && skip.is_none()
-        {
-            depth -= ONE_PLY;
-        }
-        if let Some(e) =
-            tt_entry.filter(|_| self.params.iir_tt > 0 && pv && p > 0 && depth > ONE_PLY)
-        {
-            let r = ((depth - i32::from(e.depth) * ONE_PLY) * self.params.iir_tt / 1000)
-                .clamp(0, 3 * ONE_PLY);
-            depth = (depth - r).max(ONE_PLY);
         }
 
         let likely_fail_high = self.params.fhr_margin > 0
@@ -602,7 +526,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 }
             }
         }
-        let move_count_pruning = self.params.mcp_depth > 0;
         let beam = self.params.beam_at(plies(depth));
         self.score_moves(p, tt_move);
         let all = self.moves[p].len();
@@ -615,11 +538,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             self.params.forced_ext
         } else {
             0
-        };
-        let limit = if move_count_pruning && !pv && depth <= self.params.mcp_depth * ONE_PLY {
-            self.params.move_count_limit(plies(depth), improving)
-        } else {
-            usize::MAX
         };
         let mut searched = usize::from(staged.is_some());
         let mut next = 0;
@@ -656,9 +574,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
-            let [attack, block] = if move_count_pruning
-                || self.params.lmr_log > 0
-                || self.params.trivial_depth > 0
+            let [attack, block] = if self.params.lmr_log > 0
                 || self.params.lmr_attack > 0
                 || self.params.lmr_quiet > 0
             {
@@ -667,20 +583,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 [Code::None; 2]
             };
             self.attacks[p] = attack;
-            // Move-count pruning: once a move that does not lose is in hand, the late quiet
-            // moves of a shallow node are not worth their subtrees.
-            if searched >= limit && best > -WIN_MIN && !attack.is_four() {
-                continue;
-            }
-            // Trivial-move pruning: near the leaves a move that shapes nothing for either
-            // side (no open two, no three) will not change the result.
-            if depth < self.params.trivial_depth
-                && best > -WIN_MIN
-                && (Code::None..=Code::Two).contains(&attack)
-                && (Code::None..=Code::Two).contains(&block)
-            {
-                continue;
-            }
             searched += 1;
             let reduced = fhr(&self.game, m);
             let useless = if defending && searched > 1 {
@@ -792,24 +694,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             tt_pv,
         );
         best
-    }
-
-    /// The static value stored for `ply`, averaged with the parent's (negated) when
-    /// [`Params::eval_avg`] is on and both are quiet (below `eval_avg` in size): the value
-    /// of a position halfway through the last move, which damps the swing that whoever
-    /// moved last gives the static value. Decisive threat terms are never halved.
-    #[inline]
-    fn smoothed(&self, ply: usize) -> i32 {
-        let e = self.evals[ply];
-        let limit = self.params.eval_avg;
-        if limit == 0 || e == NO_EVAL || ply == 0 || e.abs() >= limit {
-            return e;
-        }
-        let parent = self.evals[ply - 1];
-        if parent == NO_EVAL || parent.abs() >= limit {
-            return e;
-        }
-        (e - parent) / 2
     }
 
     /// Records at `ply` the code that `m` makes for the side to move, which
@@ -954,15 +838,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
     fn leaf_vcf(&mut self) -> Option<ThreatWin> {
-        self.probe_vcf(self.params.leaf_vcf_nodes)
-    }
-
-    /// A VCF probe for the side to move within `nodes` threat nodes (counted as search nodes).
-    fn probe_vcf(&mut self, nodes: u64) -> Option<ThreatWin> {
         if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
             return None;
         }
-        let limits = ThreatLimits::nodes(nodes);
+        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
         let r = self
             .game
             .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
@@ -1525,7 +1404,6 @@ mod tests {
             root_vcf_depth: 0,
             root_vct_depth: 0,
             leaf_vcf_depth: 0,
-            node_vcf_nodes: 0,
             ..Params::default()
         };
         let run = |params: Params| {
@@ -1600,7 +1478,6 @@ mod tests {
             ("se_neg", "24"),
             ("se_double", "100"),
             ("root_sort", "2"),
-            ("trivial_depth", "69"),
         ] {
             params.set(k, v).unwrap();
         }
@@ -1639,7 +1516,6 @@ mod tests {
         };
         let params = Params {
             leaf_vcf_depth: 0,
-            node_vcf_nodes: 0,
             qs_max: 0,
             ..Params::default()
         };

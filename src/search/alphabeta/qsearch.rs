@@ -8,7 +8,7 @@
 //! [`Params::qs_plain`](super::Params::qs_plain) attacker plies only, then only fours that
 //! make something more, so the search stays small while every VCF it walks is exact.
 
-use super::{Worker, NO_EVAL};
+use super::Worker;
 use crate::search::score::{from_tt, mate_in, mated_in, to_tt, INFINITE};
 use crate::search::threats::Tactics;
 use crate::search::tt::Bound;
@@ -29,7 +29,6 @@ impl<G: Tactics> Worker<'_, G> {
         if p >= super::MAX_PLY {
             return self.game.evaluate();
         }
-        self.evals[p] = NO_EVAL;
         if self.game.facing_five() {
             return self.qdefend(ply, alpha, beta, qply);
         }
@@ -57,8 +56,7 @@ impl<G: Tactics> Worker<'_, G> {
             }
             tt_move = e.mv;
         }
-        self.evals[p] = self.game.evaluate();
-        let stand = self.smoothed(p);
+        let stand = self.game.evaluate();
         if stand >= beta || qply >= self.params.qs_max {
             return stand;
         }
