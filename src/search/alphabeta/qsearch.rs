@@ -42,9 +42,7 @@ impl<G: Tactics> Worker<'_, G> {
         }
         let key = self.game.key();
         let mut tt_move = None;
-        let mut tt_pv = false;
         if let Some(e) = self.tt.probe(key) {
-            tt_pv = e.pv;
             let s = from_tt(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -100,8 +98,7 @@ impl<G: Tactics> Worker<'_, G> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), 0, bound, tt_pv);
+        self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
 
