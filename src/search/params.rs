@@ -1,10 +1,6 @@
 //! The tunable parameters of the alpha-beta search (`--param NAME=VALUE` on the command
 //! line; no `INFO` key sets them), their defaults and their parser.
 
-/// What [`Params::cut_observer`] is called with: the position before the cutoff move (to
-/// downcast), that move, the moves that failed before it and the plies left.
-pub type CutObserver = fn(&dyn std::any::Any, crate::game::Move, &[crate::game::Move], i32);
-
 /// Tunable search parameters.
 #[derive(Clone, Copy, Debug)]
 pub struct Params {
@@ -46,11 +42,6 @@ pub struct Params {
     pub beam_min: usize,
     /// Moves the depth-dependent beam widens by per ply left (see `beam_min`).
     pub beam_step: usize,
-    /// Told of every beta cutoff: the position before the move (the worker's game, for the
-    /// observer to downcast), the move, the moves searched before it there (which failed)
-    /// and the plies left. Only `tune --order-search` sets it, to fit the move ordering to
-    /// the moves that cut; `None` in play.
-    pub cut_observer: Option<CutObserver>,
     /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
     /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
     /// 0 turns it off.
@@ -141,7 +132,6 @@ impl Default for Params {
             safety_moves: 6,
             beam_min: 5,
             beam_step: 3,
-            cut_observer: None,
             rfp_depth: 3,
             rfp_margin: 150,
             lmr_log: 100,

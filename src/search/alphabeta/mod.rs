@@ -89,8 +89,6 @@ struct Worker<'a, G: Tactics> {
     deferred: Vec<Vec<ScoredMove>>,
     /// Moves put off so far (each searched later all the same).
     deferrals: u64,
-    /// Scratch list of the moves a node searched before its cutoff move.
-    tried: Vec<Move>,
     /// The move a singular-extension test leaves out, by ply.
     excluded: Vec<Option<Move>>,
     /// The quiescence search's four moves, by ply.
@@ -145,7 +143,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             moves: vec![Vec::new(); MAX_PLY + 1],
             deferred: vec![Vec::new(); MAX_PLY + 1],
             deferrals: 0,
-            tried: Vec::new(),
             excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
@@ -468,7 +465,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if s > alpha {
                 alpha = s;
                 if s >= beta {
-                    self.observe_cut(m, &[], depth);
                     self.on_cutoff(p, m, plies(depth));
                     self.tt.store(
                         key,
@@ -500,7 +496,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let mut next_deferred = 0;
         loop {
             let (
-                i,
                 ScoredMove {
                     mv: m,
                     score: order,
@@ -508,10 +503,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 was_deferred,
             ) = if next < n {
                 next += 1;
-                (next - 1, self.pick(p, next - 1), false)
+                (self.pick(p, next - 1), false)
             } else if next_deferred < self.deferred[p].len() {
                 next_deferred += 1;
-                (next, self.deferred[p][next_deferred - 1], true)
+                (self.deferred[p][next_deferred - 1], true)
             } else if n < all && best <= -WIN_MIN && self.params.beam_proof {
                 // The beam cut the list and every move searched loses: that is no proof of a
                 // loss while a move is left, so the rest are searched too. A mate score must
@@ -567,21 +562,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 if s > alpha {
                     alpha = s;
                     if s >= beta {
-                        let mut tried = std::mem::take(&mut self.tried);
-                        tried.clear();
-                        if self.params.cut_observer.is_some() {
-                            tried.extend(staged);
-                            tried.extend(
-                                self.moves[p][..i]
-                                    .iter()
-                                    .map(|s| s.mv)
-                                    // A deferred move comes back with `i` past its own slot.
-                                    .filter(|&t| Some(t) != staged && t != m),
-                            );
-                        }
-                        self.observe_cut(m, &tried, depth);
                         self.on_cutoff(p, m, plies(depth));
-                        self.tried = tried;
                         break;
                     }
                 }
@@ -602,14 +583,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             bound,
         );
         best
-    }
-
-    /// Tells [`Params::cut_observer`], when set, of a beta cutoff by `m` after `tried`.
-    #[inline]
-    fn observe_cut(&self, m: Move, tried: &[Move], depth: i32) {
-        if let Some(f) = self.params.cut_observer {
-            f(&self.game, m, tried, plies(depth));
-        }
     }
 
     /// Killer, counter-move and history credit for a move that caused a beta cutoff.
