@@ -13,8 +13,8 @@ use crate::engine::Engine;
 use crate::game::{GameKind, GomokuRule};
 use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
-use crate::search::alphabeta::Params;
 use crate::search::connect4;
+use crate::search::gomoku::alphabeta::Params;
 use crate::search::mnk;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -79,7 +79,7 @@ pub struct EngineOptions {
     /// Gomoku opening rule: none, pro, longpro or swap1 (INFO opening_rule)
     #[arg(long, value_name = "RULE", value_parser = opening_rule_name)]
     pub opening: Option<String>,
-    /// A gomoku search parameter (src/search/params.rs Params); repeatable
+    /// A gomoku search parameter (src/search/gomoku/params.rs Params); repeatable
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<SearchParam>,
     /// Pente/ninuki search: aware (judges captures) or plain (gomoku search, captures unseen) (INFO capture_search)

@@ -88,10 +88,10 @@ pub struct Params {
     /// hard limit is unchanged, so no move is later: an iteration started late is cut there.
     pub time_turn: u32,
     /// With a match clock, the soft target moves with how settled the search is (see
-    /// [`super::time::Pacing`]), and a root with a single playable move stops after its
+    /// [`crate::search::time::Pacing`]), and a root with a single playable move stops after its
     /// first iteration; off, every move searches until the clock's plain target.
     pub time_pace: bool,
-    /// The pacing weights, per mille (see [`super::time::PaceWeights`]: `base`, `fall`,
+    /// The pacing weights, per mille (see [`crate::search::time::PaceWeights`]: `base`, `fall`,
     /// `stable`, `unstable`).
     pub time_base: u32,
     pub time_fall: u32,
@@ -231,8 +231,8 @@ impl Params {
     }
 
     /// The pacing weights as the time manager reads them.
-    pub(super) fn pace_weights(&self) -> super::time::PaceWeights {
-        super::time::PaceWeights {
+    pub(super) fn pace_weights(&self) -> crate::search::time::PaceWeights {
+        crate::search::time::PaceWeights {
             base: i64::from(self.time_base),
             fall: i64::from(self.time_fall),
             stable: i64::from(self.time_stable),

@@ -15,9 +15,9 @@
 //! remembered in a small private table (key, remaining depth) because threat sequences
 //! transpose constantly; wins end the search and need no table. The solver is per thread.
 
-use super::Stop;
 use crate::game::gomoku::{Board, Code, Rule};
 use crate::game::{Color, Game, Move, Outcome};
+use crate::search::Stop;
 use std::time::Instant;
 
 /// Nodes between two clock reads.

@@ -22,16 +22,18 @@
 
 mod qsearch;
 
-use super::busy::BusyTable;
 pub use super::params::{ParamError, Params};
 use super::root::{fallback, parallel_vct, root_threats, safety_check};
-use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
-use super::time::Pacing;
-use super::tt::{Bound, TranspositionTable};
-use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::gomoku::Code;
 use crate::game::{Move, Outcome, ScoredMove};
+use crate::search::busy::BusyTable;
+use crate::search::score::{
+    self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN,
+};
+use crate::search::time::Pacing;
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::{Iteration, Limits, SearchResult, Stop};
 use std::sync::Arc;
 use std::time::Instant;
 

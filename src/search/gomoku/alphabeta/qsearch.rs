@@ -9,8 +9,8 @@
 //! make something more, so the search stays small while every VCF it walks is exact.
 
 use super::Worker;
+use crate::search::gomoku::threats::Tactics;
 use crate::search::score::{from_tt, mate_in, mated_in, to_tt, INFINITE};
-use crate::search::threats::Tactics;
 use crate::search::tt::Bound;
 
 impl<G: Tactics> Worker<'_, G> {
