@@ -49,11 +49,10 @@ fn excluded_salt(m: Move) -> u64 {
     (u64::from(m.x) << 8 | u64::from(m.y) | 1 << 16).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The unit of search depth: a ply is this many units, so that reductions and extensions
-/// can be fractions of a ply (a forced reply extended by a little more than the ply it
-/// costs, a late move reduced by 2.4 plies rather than 2). Parameters and the table's
-/// depths stay in whole plies.
-pub(super) const ONE_PLY: i32 = 16;
+/// The unit of search depth: a ply is this many units, so that a reduction can be a
+/// fraction of a ply ([`Params::lmr_cut`] is in sixteenths). The other parameters and the
+/// table's depths are in whole plies.
+const ONE_PLY: i32 = 16;
 
 /// Whole plies in `depth` units, rounded down.
 #[inline]
