@@ -7,8 +7,8 @@
 //! printed too but is not part of the signature.
 
 use crate::game::{AnyGame, Game, GameKind, GomokuRule, Move};
-use crate::search::alphabeta::{self, Params};
-use crate::search::threats::{Solver, ThreatLimits};
+use crate::search::gomoku::alphabeta::{self, Params};
+use crate::search::gomoku::threats::{Solver, ThreatLimits};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stop};
 use std::io::Write;

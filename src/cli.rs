@@ -13,8 +13,8 @@ use crate::engine::Engine;
 use crate::game::{GameKind, GomokuRule};
 use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
-use crate::search::alphabeta::Params;
 use crate::search::connect4;
+use crate::search::gomoku::alphabeta::Params;
 use crate::search::mnk;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -79,7 +79,7 @@ pub struct EngineOptions {
     /// Gomoku opening rule: none, pro, longpro or swap1 (INFO opening_rule)
     #[arg(long, value_name = "RULE", value_parser = opening_rule_name)]
     pub opening: Option<String>,
-    /// A gomoku search parameter (src/search/params.rs Params); repeatable
+    /// A gomoku search parameter (src/search/gomoku/params.rs Params); repeatable
     #[arg(long, value_name = "NAME=VALUE")]
     pub param: Vec<SearchParam>,
     /// Pente/ninuki search: aware (judges captures) or plain (gomoku search, captures unseen) (INFO capture_search)
@@ -189,18 +189,6 @@ pub struct TuneArgs {
     /// Pull of the per-cell weights towards the build's (L2; the tempo and threat table move freely)
     #[arg(long, value_name = "L", default_value_t = 1e-7)]
     pub l2: f64,
-    /// Fit the move-ordering weights to the moves played instead of the evaluation
-    #[arg(long)]
-    pub order: bool,
-    /// With --order: fit to the moves that cut off in searches of the games' positions to this depth instead of the moves played
-    #[arg(long, value_name = "DEPTH", requires = "order")]
-    pub order_search: Option<u32>,
-    /// With --order-search: rank each cut above the moves that failed before it (pairwise) instead of fitting its cross-entropy among all candidates
-    #[arg(long, requires = "order_search")]
-    pub order_pairs: bool,
-    /// With --order: the softmax temperature is the one fitted to the build's ordering times this
-    #[arg(long, value_name = "X", default_value_t = 1.0, requires = "order")]
-    pub order_temperature_scale: f64,
     /// A teacher's search scores of the positions (lines `pos score`, as scripts/label-positions.py writes them)
     #[arg(long, value_name = "FILE")]
     pub teacher: Option<std::path::PathBuf>,
@@ -211,7 +199,7 @@ pub struct TuneArgs {
     #[arg(long, value_name = "N", requires = "teacher")]
     pub teacher_within: Option<i32>,
     /// Fit only the tempo and the threat table; every other evaluation weight stays the build's
-    #[arg(long, conflicts_with = "order")]
+    #[arg(long)]
     pub only_threats: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
@@ -226,10 +214,6 @@ impl TuneArgs {
             out: self.out.clone(),
             positions: self.positions.clone(),
             epochs: self.epochs,
-            order: self.order,
-            order_search: self.order_search,
-            order_pairs: self.order_pairs,
-            order_temperature_scale: self.order_temperature_scale,
             rate: self.rate,
             l2: self.l2,
             teacher: self.teacher.clone(),

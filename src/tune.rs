@@ -16,7 +16,6 @@ use crate::game::gomoku::features::{
     current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
     NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
 };
-use crate::game::gomoku::order_features::{current_order_weights, split_order_weights};
 use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
 use crate::game::{Game, Move, Outcome};
 use anyhow::{bail, Context, Result};
@@ -67,18 +66,6 @@ pub struct TuneOptions {
     /// Pull of the per-cell weights towards the build's (L2, per position and squared eval
     /// point); the tempo and the threat table are not pulled.
     pub l2: f64,
-    /// Fit the move-ordering weights to the moves played instead of the evaluation.
-    pub order: bool,
-    /// With `order`: the targets are the moves that cut off in searches of the games'
-    /// positions to this depth, not the moves played (`order_search`).
-    pub order_search: Option<u32>,
-    /// With `order_search`: fit each cut above the moves that failed before it (a pairwise
-    /// loss) instead of the cut's cross-entropy among all the node's candidates.
-    pub order_pairs: bool,
-    /// With `order`: the softmax temperature is the one fitted to the build's ordering times
-    /// this. Below 1 the loss weighs the top of each list more (0.1 ranked the moves that cut
-    /// better than 1, which spread the probability to the tail).
-    pub order_temperature_scale: f64,
     /// A teacher engine's search scores of the positions (`pos score` lines).
     pub teacher: Option<PathBuf>,
     /// Share of the teacher's win probability in a position's target.
@@ -98,10 +85,6 @@ impl Default for TuneOptions {
             epochs: 3000,
             rate: 2.0,
             l2: 1e-7,
-            order: false,
-            order_search: None,
-            order_pairs: false,
-            order_temperature_scale: 1.0,
             teacher: None,
             teacher_weight: 0.5,
             teacher_within: None,
@@ -110,18 +93,8 @@ impl Default for TuneOptions {
     }
 }
 
-pub mod order;
-pub mod order_search;
-
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
-    if opts.order {
-        let samples = match opts.order_search {
-            Some(depth) => order_search::samples(&opts.games, depth)?,
-            None => order::played_samples(opts)?,
-        };
-        return order::run(opts, samples, out);
-    }
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -199,12 +172,7 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
             weights::EVAL_SOURCE
         );
     }
-    let text = weights_source(
-        &fitted,
-        &source,
-        &current_order_weights(),
-        weights::ORDER_SOURCE,
-    );
+    let text = weights_source(&fitted, &source);
     write_weights(opts, &text, out)
 }
 
@@ -216,7 +184,7 @@ pub fn read_games(path: &Path, first_id: usize, out: &mut Vec<Sample>) -> Result
 
 /// Calls `f` on every game record of one `games.jsonl` with its number (from `first_id`);
 /// returns the number of games read.
-pub fn read_lines(
+fn read_lines(
     path: &Path,
     first_id: usize,
     mut f: impl FnMut(&GameLine, usize) -> Result<()>,
@@ -237,12 +205,12 @@ pub fn read_lines(
 }
 
 /// Receives every position of a replayed game after its opening, with the move then played.
-pub trait PositionVisitor {
+trait PositionVisitor {
     fn visit<R: Rule>(&mut self, b: &Board<R>, next: Move, pos: &str);
 }
 
 /// Replays one game under its rule, showing every position after the opening to `v`.
-pub fn replay_game(g: &GameLine, v: &mut impl PositionVisitor) -> Result<()> {
+fn replay_game(g: &GameLine, v: &mut impl PositionVisitor) -> Result<()> {
     match g.rule {
         0 => replay::<Freestyle>(g, v),
         1 => replay::<Standard>(g, v),
@@ -435,8 +403,8 @@ pub fn fit_scale(samples: &[Sample], w: &[f64]) -> f64 {
 }
 
 /// The `x` in `[lo, hi]` that minimises `f`, by golden-section search on `ln x` (`f` is
-/// assumed unimodal there): how both tuners fit their scale.
-pub fn minimise_log(f: impl Fn(f64) -> f64, lo: f64, hi: f64, steps: usize) -> f64 {
+/// assumed unimodal there): how the scale `K` is fitted.
+fn minimise_log(f: impl Fn(f64) -> f64, lo: f64, hi: f64, steps: usize) -> f64 {
     let f = |lx: f64| f(lx.exp());
     let (mut a, mut b) = (lo.ln(), hi.ln());
     let g = (5f64.sqrt() - 1.0) / 2.0;
@@ -454,7 +422,7 @@ pub fn minimise_log(f: impl Fn(f64) -> f64, lo: f64, hi: f64, steps: usize) -> f
 
 /// Full-batch Adam over a weight vector, each weight pulled towards its start by
 /// `l2 · (w − start)²` with the `l2` that `pull` gives it; weights it gives none never move.
-pub struct Adam<'a> {
+struct Adam<'a> {
     start: &'a [f64],
     m: Vec<f64>,
     v: Vec<f64>,
@@ -462,7 +430,7 @@ pub struct Adam<'a> {
 }
 
 impl<'a> Adam<'a> {
-    pub fn new(start: &'a [f64]) -> Adam<'a> {
+    fn new(start: &'a [f64]) -> Adam<'a> {
         Adam {
             start,
             m: vec![0.0; start.len()],
@@ -472,7 +440,7 @@ impl<'a> Adam<'a> {
     }
 
     /// One step of size `rate` on `w` given the loss gradient `grad` (already averaged).
-    pub fn step(
+    fn step(
         &mut self,
         w: &mut [f64],
         grad: &[f64],
@@ -532,14 +500,9 @@ fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
     }
 }
 
-/// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
-/// `order` (rounded to whole points), with where each set came from.
-pub fn weights_source(
-    eval: &[f64],
-    eval_source: &str,
-    order: &[f64],
-    order_source: &str,
-) -> String {
+/// The Rust source of `weights.rs` for the evaluation weights `eval` (rounded to whole
+/// points), with where they came from, and the build's (hand-set) ordering ranks.
+pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
     let r = |x: f64| x.round() as i64;
     let list = |w: &[f64]| -> String {
         w.iter()
@@ -547,6 +510,8 @@ pub fn weights_source(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let ranks = |w: &[i32]| -> Vec<f64> { w.iter().map(|&x| f64::from(x)).collect() };
+    let order_source = weights::ORDER_SOURCE;
     // Ten to a line, so the file diffs by line when a refit moves a few classes.
     let table = |w: &[f64], indent: &str| -> String {
         w.chunks(10)
@@ -563,7 +528,11 @@ pub fn weights_source(
         )
     };
     let (e0, e1) = (eval_role(0), eval_role(1));
-    let [code_attack, code_defend, attack, defend, influence] = split_order_weights(order);
+    let (code_attack, code_defend) = (
+        ranks(&weights::ORDER_CODE_ATTACK),
+        ranks(&weights::ORDER_CODE_DEFEND),
+    );
+    let (attack, defend) = (ranks(&weights::ORDER_ATTACK), ranks(&weights::ORDER_DEFEND));
     let mut s = String::new();
     let _ = write!(
         s,
@@ -624,11 +593,11 @@ pub fn weights_source(
         table(e1.2, "        "),
         r(eval[TEMPO_INDEX]),
         table(&eval[THREAT_INDEX..THREAT_INDEX + NUM_THREATS], "    "),
-        list(code_attack),
-        list(code_defend),
-        table(attack, "    "),
-        table(defend, "    "),
-        r(influence[0]),
+        list(&code_attack),
+        list(&code_defend),
+        table(&attack, "    "),
+        table(&defend, "    "),
+        weights::ORDER_INFLUENCE,
     );
     s
 }
@@ -860,12 +829,7 @@ mod tests {
 
     #[test]
     fn the_written_source_round_trips_the_build_weights() {
-        let text = weights_source(
-            &current_weights(),
-            weights::EVAL_SOURCE,
-            &current_order_weights(),
-            weights::ORDER_SOURCE,
-        );
+        let text = weights_source(&current_weights(), weights::EVAL_SOURCE);
         let built = include_str!("game/gomoku/weights.rs");
         assert_eq!(text, built);
     }

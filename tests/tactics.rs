@@ -4,9 +4,9 @@
 
 use wuzi::game::gomoku::{Board, Caro, Freestyle, Renju, Rule, Standard};
 use wuzi::game::{Color, Game, Move};
-use wuzi::search::alphabeta::{search, Params};
+use wuzi::search::gomoku::alphabeta::{search, Params};
+use wuzi::search::gomoku::threats::{Solver, ThreatLimits};
 use wuzi::search::score::WIN_MIN;
-use wuzi::search::threats::{Solver, ThreatLimits};
 use wuzi::search::tt::TranspositionTable;
 use wuzi::search::{Limits, SearchResult, Stop};
 

@@ -3,8 +3,8 @@
 
 use super::{Engine, EngineError};
 use crate::game::{Color, Game, Move};
+use crate::search::gomoku::threats::{Solver, ThreatLimits, ThreatWin};
 use crate::search::score;
-use crate::search::threats::{Solver, ThreatLimits, ThreatWin};
 use crate::search::{Iteration, Limits, SearchResult, Stop};
 
 impl Engine {

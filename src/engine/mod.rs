@@ -15,7 +15,7 @@
 use crate::game::{AnyGame, Color, Game, GameKind, GomokuRule, Move, MoveError};
 use crate::opening::{self, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
-use crate::search::alphabeta::{self, Params};
+use crate::search::gomoku::alphabeta::{self, Params};
 use crate::search::score::is_decisive;
 use crate::search::time::UNLIMITED_MS;
 use crate::search::tt::TranspositionTable;

@@ -332,7 +332,7 @@ mod tests {
 
     #[test]
     fn threat_verdicts_read_as_lines() {
-        use crate::search::threats::ThreatWin;
+        use crate::search::gomoku::threats::ThreatWin;
         let (a, b) = (Move::new(1, 1), Move::new(2, 2));
         let win = ThreatWin { mv: a, plies: 3 };
         let v = |win, line, nodes| ThreatVerdict {

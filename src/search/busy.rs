@@ -2,7 +2,7 @@
 //! defers a child another one is in (the simplified ABDADA of parallel chess searches), so
 //! that the threads spread over siblings instead of all walking the same subtree. Used by
 //! the Connect Four solver's threads ([`super::connect4::parallel`]) and by the alpha-beta's
-//! Lazy SMP ([`super::alphabeta`]).
+//! Lazy SMP ([`super::gomoku::alphabeta`]).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 

@@ -1,20 +1,17 @@
-//! The searches, above the rules: the generic alpha-beta with its threat solver, table and
-//! clock, and what every mode's move chooser reports. Scores, limits and the stop flag are
+//! The searches, above the rules: the gomoku alpha-beta with its threat solver (`gomoku`),
+//! the table, clock and busy table the searches share, and what every mode's move chooser
+//! reports. Scores, limits and the stop flag are
 //! the crate's vocabulary (`crate::base`), re-exported here for the searches' callers.
 //!
 //! The search never reads stdin or prints: it gets a [`Limits`] and a [`Stop`] from the
 //! engine and hands back a [`SearchResult`]; progress goes out through a reporter callback
 //! that the protocol layer turns into `MESSAGE` lines.
 
-pub mod alphabeta;
 pub mod busy;
-pub mod capture;
 pub mod connect4;
+pub mod gomoku;
 pub mod mnk;
-pub mod params;
-mod root;
 mod table_memory;
-pub mod threats;
 pub mod time;
 pub mod tt;
 

@@ -36,9 +36,6 @@ pub struct Entry {
     pub score: i32,
     pub depth: u8,
     pub bound: Bound,
-    /// The position was on a principal variation when stored, or an earlier entry for it
-    /// said so (the "ttPv" flag of Stockfish and Rapfi).
-    pub pv: bool,
 }
 
 #[derive(Default)]
@@ -56,18 +53,14 @@ pub struct TranspositionTable {
 }
 
 // Data layout (low to high): move 11 bits (x 5, y 5, present 1), score 16, depth 8,
-// bound 2, generation 6, pv 1.
-fn pack(mv: Option<Move>, score: i32, depth: u8, bound: Bound, pv: bool, gen: u8) -> u64 {
+// bound 2, generation 6.
+fn pack(mv: Option<Move>, score: i32, depth: u8, bound: Bound, gen: u8) -> u64 {
     let m = match mv {
         Some(m) => 0x400 | ((m.y as u64 & 31) << 5) | (m.x as u64 & 31),
         None => 0,
     };
     let s = (score.clamp(i16::MIN as i32, i16::MAX as i32) as i16 as u16) as u64;
-    m | (s << 11)
-        | ((depth as u64) << 27)
-        | ((bound as u64) << 35)
-        | (((gen & 63) as u64) << 37)
-        | ((pv as u64) << 43)
+    m | (s << 11) | ((depth as u64) << 27) | ((bound as u64) << 35) | (((gen & 63) as u64) << 37)
 }
 
 fn unpack(d: u64) -> (Entry, u8) {
@@ -90,7 +83,6 @@ fn unpack(d: u64) -> (Entry, u8) {
             score,
             depth,
             bound,
-            pv: (d >> 43) & 1 != 0,
         },
         gen,
     )
@@ -192,7 +184,7 @@ impl TranspositionTable {
     }
 
     /// Stores a result. Keeps an existing move when the new result has none.
-    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: u8, bound: Bound, pv: bool) {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: u8, bound: Bound) {
         if self.slots.is_empty() {
             return;
         }
@@ -217,7 +209,7 @@ impl TranspositionTable {
                     return;
                 }
                 let mv = mv.or(e.mv);
-                let nd = pack(mv, score, depth, bound, pv, gen);
+                let nd = pack(mv, score, depth, bound, gen);
                 s.data.store(nd, Ordering::Relaxed);
                 s.check.store(key ^ nd, Ordering::Relaxed);
                 return;
@@ -229,7 +221,7 @@ impl TranspositionTable {
                 victim = i;
             }
         }
-        let nd = pack(mv, score, depth, bound, pv, gen);
+        let nd = pack(mv, score, depth, bound, gen);
         bucket[victim].data.store(nd, Ordering::Relaxed);
         bucket[victim].check.store(key ^ nd, Ordering::Relaxed);
     }
@@ -258,12 +250,12 @@ mod tests {
 
     #[test]
     fn pack_round_trips() {
-        for &(mv, score, depth, bound, pv) in &[
-            (Some(Move::new(31, 31)), -30000, 255u8, Bound::Exact, true),
-            (None, 29999, 0, Bound::Lower, false),
-            (Some(Move::new(0, 7)), 0, 13, Bound::Upper, true),
+        for &(mv, score, depth, bound) in &[
+            (Some(Move::new(31, 31)), -30000, 255u8, Bound::Exact),
+            (None, 29999, 0, Bound::Lower),
+            (Some(Move::new(0, 7)), 0, 13, Bound::Upper),
         ] {
-            let (e, g) = unpack(pack(mv, score, depth, bound, pv, 5));
+            let (e, g) = unpack(pack(mv, score, depth, bound, 5));
             assert_eq!(
                 e,
                 Entry {
@@ -271,7 +263,6 @@ mod tests {
                     score,
                     depth,
                     bound,
-                    pv
                 }
             );
             assert_eq!(g, 5);
@@ -283,7 +274,7 @@ mod tests {
         let mut tt = TranspositionTable::new();
         assert_eq!(tt.probe(42), None);
         tt.resize(1 << 16);
-        tt.store(42, Some(Move::new(3, 4)), 17, 6, Bound::Lower, false);
+        tt.store(42, Some(Move::new(3, 4)), 17, 6, Bound::Lower);
         let e = tt.probe(42).unwrap();
         assert_eq!((e.mv, e.score, e.depth), (Some(Move::new(3, 4)), 17, 6));
         assert_eq!(tt.probe(43), None);
@@ -301,14 +292,14 @@ mod tests {
             .map(|k| k.wrapping_mul(0x9E37_79B9_7F4A_7C15))
             .collect();
         for &k in &keys {
-            tt.store(k, None, 1, 3, Bound::Exact, false);
+            tt.store(k, None, 1, 3, Bound::Exact);
         }
         assert!(keys.iter().all(|&k| tt.probe(k).is_some()));
         tt.clear();
         assert!(keys.iter().all(|&k| tt.probe(k).is_none()));
         // The same pages, so the next game's search does not fault them in again.
         assert_eq!(tt.slots.as_ptr(), before);
-        tt.store(7, Some(Move::new(2, 2)), 5, 1, Bound::Lower, false);
+        tt.store(7, Some(Move::new(2, 2)), 5, 1, Bound::Lower);
         assert_eq!(tt.probe(7).map(|e| e.mv), Some(Some(Move::new(2, 2))));
     }
 
@@ -316,8 +307,8 @@ mod tests {
     fn keeps_move_when_new_result_has_none() {
         let mut tt = TranspositionTable::new();
         tt.resize(1 << 12);
-        tt.store(9, Some(Move::new(1, 1)), 5, 4, Bound::Exact, false);
-        tt.store(9, None, -3, 5, Bound::Upper, false);
+        tt.store(9, Some(Move::new(1, 1)), 5, 4, Bound::Exact);
+        tt.store(9, None, -3, 5, Bound::Upper);
         let e = tt.probe(9).unwrap();
         assert_eq!(
             (e.mv, e.score, e.bound),
@@ -330,9 +321,9 @@ mod tests {
         let mut tt = TranspositionTable::new();
         tt.resize(BUCKET * ENTRY_BYTES); // one bucket: every key collides
         for k in 1..=BUCKET as u64 {
-            tt.store(k, None, 0, 10 + k as u8, Bound::Exact, false);
+            tt.store(k, None, 0, 10 + k as u8, Bound::Exact);
         }
-        tt.store(100, None, 0, 20, Bound::Exact, false);
+        tt.store(100, None, 0, 20, Bound::Exact);
         assert!(
             tt.probe(1).is_none(),
             "depth 11 entry should have been replaced"

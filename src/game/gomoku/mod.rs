@@ -7,8 +7,8 @@
 //! (stones and every incremental structure, play/undo, the `Game` impl), `forbidden`
 //! (renju fouls), `movegen` (candidates with forced-move rules, static evaluation),
 //! `initiative` (the threat mask that indexes the evaluation's threat table),
-//! `params` (hand-set weights), `weights` (fitted weights), `features` and
-//! `order_features` (the evaluation and the ordering as features for the tuner) and `bench` (a make/undo speed measurement).
+//! `params` (hand-set weights), `weights` (fitted weights), `features` (the evaluation as
+//! features for the tuner) and `bench` (a make/undo speed measurement).
 
 mod bench;
 mod board;
@@ -17,7 +17,6 @@ pub mod features;
 mod forbidden;
 pub mod initiative;
 mod movegen;
-pub mod order_features;
 pub mod params;
 pub mod pattern;
 mod rules;

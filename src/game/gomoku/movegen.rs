@@ -371,7 +371,7 @@ impl<R: Rule> Board<R> {
     }
 }
 
-/// Cheap threat queries for the threat-space search (`crate::search::threats`): they read
+/// Cheap threat queries for the threat-space search (`crate::search::gomoku::threats`): they read
 /// the per-cell codes directly and allocate nothing beyond the caller's buffer.
 impl<R: Rule> Board<R> {
     /// Appends every empty cell where `c` gets a code of at least `min`, with that code.
@@ -543,7 +543,7 @@ mod tests {
     /// out loses to a VCF (the four-three itself), over pseudo-random games; returns the
     /// number of left-out cells checked.
     fn left_out_moves_lose<R: Rule>(seed: u64) -> usize {
-        use crate::search::threats::{Solver, ThreatLimits};
+        use crate::search::gomoku::threats::{Solver, ThreatLimits};
         let mut checked = 0;
         let mut solver = Solver::new(1 << 12);
         random_walk::<R>(seed, 70, 5, |b| {

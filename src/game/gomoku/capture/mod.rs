@@ -9,7 +9,7 @@
 //! gomoku board, play/undo with exact captures, the outcome, the `Game` impl), `eval`
 //! (candidates and evaluation) and `params` (their weights). The threat search that knows
 //! captures break fours, and the `Tactics` impl the alpha-beta search uses, live one layer
-//! up in `crate::search::capture`.
+//! up in `crate::search::gomoku::capture`.
 
 mod board;
 mod eval;

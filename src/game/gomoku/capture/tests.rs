@@ -4,9 +4,9 @@
 
 use super::*;
 use crate::game::{Color, Game, Move, MoveError, Outcome};
-use crate::search::alphabeta::{self, Params};
-use crate::search::capture::vcf;
-use crate::search::threats::ThreatLimits;
+use crate::search::gomoku::alphabeta::{self, Params};
+use crate::search::gomoku::capture::vcf;
+use crate::search::gomoku::threats::ThreatLimits;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Limits, Stop};
 
@@ -313,9 +313,9 @@ const THREE_UNDER_CAPTURE: &str = "
 #[test]
 fn the_threat_search_answers_a_four_with_the_capture_that_breaks_it() {
     let mut b = board::<Pente>(THREE_UNDER_CAPTURE, Color::Black);
-    let mut solver = crate::search::threats::Solver::new(1 << 12);
+    let mut solver = crate::search::gomoku::threats::Solver::new(1 << 12);
     let limits = ThreatLimits::nodes(100_000);
-    use crate::search::threats::Tactics;
+    use crate::search::gomoku::threats::Tactics;
     // The gomoku solver sees an open four: four, block, five.
     let plain = b
         .board

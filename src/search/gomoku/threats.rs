@@ -15,9 +15,9 @@
 //! remembered in a small private table (key, remaining depth) because threat sequences
 //! transpose constantly; wins end the search and need no table. The solver is per thread.
 
-use super::Stop;
 use crate::game::gomoku::{Board, Code, Rule};
 use crate::game::{Color, Game, Move, Outcome};
+use crate::search::Stop;
 use std::time::Instant;
 
 /// Nodes between two clock reads.
@@ -497,7 +497,7 @@ pub trait Tactics: Game {
     /// Whether the opponent of the side to move can make five next move (O(1)).
     fn facing_five(&self) -> bool;
     /// Whether the opponent of the side to move can make five, or an open four or a double
-    /// four, next move (O(1)): the side to move must answer, so it cannot pass.
+    /// four, next move (O(1)): the side to move must answer.
     fn facing_threat(&self) -> bool;
     /// Whether the opponent of the side to move could make a four if it were to move (O(1)):
     /// only then can it have a VCF.
@@ -515,10 +515,6 @@ pub trait Tactics: Game {
     /// move makes for the mover, and what it takes away from the opponent.
     fn move_codes(&self, _m: Move) -> [Code; 2] {
         [Code::None; 2]
-    }
-    /// The side to move's own last stone (two plies back), where the mode keeps it.
-    fn own_last(&self) -> Option<Move> {
-        None
     }
 }
 
@@ -575,11 +571,6 @@ impl<R: Rule> Tactics for Board<R> {
     fn move_codes(&self, m: Move) -> [Code; 2] {
         let me = self.side_to_move();
         [self.code(m, me), self.code(m, me.opponent())]
-    }
-
-    #[inline]
-    fn own_last(&self) -> Option<Move> {
-        self.own_last_move()
     }
 }
 

@@ -3,10 +3,10 @@
 //! there was no time for even one iteration.
 
 use super::params::Params;
-use super::score::is_decisive;
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
-use super::{Limits, SearchResult, Stop};
 use crate::game::{Game, Move};
+use crate::search::score::is_decisive;
+use crate::search::{Limits, SearchResult, Stop};
 use std::time::Instant;
 
 /// Replaces a best move after which the opponent has a VCT by the next root move that

@@ -10,8 +10,10 @@
 //!
 //! Pruning follows the chess engines', adapted to what a gomoku threat allows: a node that
 //! must answer a threat is never pruned on its static value; elsewhere late moves are
-//! reduced logarithmically, and razoring, reverse futility, move-count pruning and singular
-//! extensions are there behind [`Params`] (each kept on only for a measured gain).
+//! reduced logarithmically, reverse futility cuts shallow nodes far above beta, a likely
+//! cut node searches its quiet moves a ply shallower, and a singular table move gets a ply
+//! more. Each is tuned by a field of [`Params`]; the ideas screened and not kept are listed
+//! in `docs/removed-search.md`.
 //!
 //! Lazy SMP: several threads run this same search on their own copy of the position and
 //! share only the transposition table; helpers start at staggered depths so they fill the
@@ -20,16 +22,18 @@
 
 mod qsearch;
 
-use super::busy::BusyTable;
 pub use super::params::{ParamError, Params};
 use super::root::{fallback, parallel_vct, root_threats, safety_check};
-use super::score::{self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
-use super::time::Pacing;
-use super::tt::{Bound, TranspositionTable};
-use super::{Iteration, Limits, SearchResult, Stop};
 use crate::game::gomoku::Code;
 use crate::game::{Move, Outcome, ScoredMove};
+use crate::search::busy::BusyTable;
+use crate::search::score::{
+    self, from_tt, is_decisive, mate_in, mated_in, to_tt, DRAW, INFINITE, WIN_MIN,
+};
+use crate::search::time::Pacing;
+use crate::search::tt::{Bound, TranspositionTable};
+use crate::search::{Iteration, Limits, SearchResult, Stop};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -45,11 +49,10 @@ fn excluded_salt(m: Move) -> u64 {
     (u64::from(m.x) << 8 | u64::from(m.y) | 1 << 16).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// The unit of search depth: a ply is this many units, so that reductions and extensions
-/// can be fractions of a ply (a forced reply extended by a little more than the ply it
-/// costs, a late move reduced by 2.4 plies rather than 2). Parameters and the table's
-/// depths stay in whole plies.
-pub(super) const ONE_PLY: i32 = 16;
+/// The unit of search depth: a ply is this many units, so that a reduction can be a
+/// fraction of a ply ([`Params::lmr_cut`] is in sixteenths). The other parameters and the
+/// table's depths are in whole plies.
+const ONE_PLY: i32 = 16;
 
 /// Whole plies in `depth` units, rounded down.
 #[inline]
@@ -57,8 +60,6 @@ fn plies(depth: i32) -> i32 {
     depth.div_euclid(ONE_PLY)
 }
 
-/// Bound of a history entry with [`Params::hist_gravity`].
-const HIST_MAX: i32 = 16_384;
 /// Marks a ply whose node had no static value (it faced a threat, or was not reached).
 const NO_EVAL: i32 = i32::MIN;
 
@@ -89,19 +90,12 @@ struct Worker<'a, G: Tactics> {
     deferred: Vec<Vec<ScoredMove>>,
     /// Moves put off so far (each searched later all the same).
     deferrals: u64,
-    /// Scratch list of the moves a node searched before its cutoff move.
-    tried: Vec<Move>,
-    /// The code each ply's move made for its mover (with [`Params::lmr_attack`] on).
-    attacks: Vec<Code>,
     /// The move a singular-extension test leaves out, by ply.
     excluded: Vec<Option<Move>>,
     /// The quiescence search's four moves, by ply.
     fours: Vec<Vec<(Move, Code)>>,
     /// Static value by ply (`NO_EVAL` where the node did not evaluate), for "improving".
     evals: Vec<i32>,
-    /// Depth units of extension beyond one ply that the line to each ply has had (see
-    /// [`Params::se_double_max`]).
-    extra: Vec<i32>,
     width: usize,
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
@@ -112,9 +106,6 @@ struct Worker<'a, G: Tactics> {
     root_order: Vec<Move>,
     /// Root moves with their scores in the iteration under way.
     root_scores: Vec<(i32, Move)>,
-    /// Root moves with the rank the last finished root search gave them (see
-    /// [`Params::root_sort`]); empty before the first.
-    root_rank: Vec<(u64, Move)>,
     /// How settled the finished iterations are, for the time manager.
     pacing: Pacing,
     /// Times the root's best move changed in the iteration under way.
@@ -153,19 +144,15 @@ impl<'a, G: Tactics> Worker<'a, G> {
             moves: vec![Vec::new(); MAX_PLY + 1],
             deferred: vec![Vec::new(); MAX_PLY + 1],
             deferrals: 0,
-            tried: Vec::new(),
-            attacks: vec![Code::None; MAX_PLY + 1],
             excluded: vec![None; MAX_PLY + 1],
             fours: vec![Vec::new(); MAX_PLY + 1],
             evals: vec![NO_EVAL; MAX_PLY + 2],
-            extra: vec![0; MAX_PLY + 2],
             width,
             next_check: CLOCK_INTERVAL,
             end: limits.maximum,
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
             root_scores: Vec::new(),
-            root_rank: Vec::new(),
             pacing: Pacing::default(),
             root_changes: 0,
             root_playable: 0,
@@ -367,11 +354,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
         };
         let mut tt_move = None;
         let mut tt_entry = None;
-        let mut tt_pv = pv;
         if let Some(e) = self.tt.probe(key) {
             tt_move = e.mv;
             tt_entry = Some(e);
-            tt_pv |= e.pv;
             let s = from_tt(e.score, ply);
             if !pv && i32::from(e.depth) * ONE_PLY >= depth {
                 let cut = match e.bound {
@@ -385,29 +370,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             }
         }
 
-        // A forced win by fours ends the node: cheaper than finding it move by move, and
-        // exact (the threat solver only reports proofs).
-        if self.params.node_vcf_nodes > 0 && !self.game.facing_five() {
-            if let Some(w) = self.probe_vcf(self.params.node_vcf_nodes) {
-                let s = mate_in(ply + w.plies);
-                self.tt.store(
-                    key,
-                    Some(w.mv),
-                    to_tt(s, ply),
-                    MAX_PLY as u8,
-                    Bound::Lower,
-                    tt_pv,
-                );
-                return s;
-            }
-        }
-
         // The static value, where the node has a choice: a node that must answer a five or an
         // open four's threat has none, and its value is what the answers give.
         let threatened = self.game.facing_threat();
-        // Answering an open three (or a double four), not a five: the candidates are the
-        // stops and our own fours.
-        let defending = threatened && !self.game.facing_five();
         let improving = if !threatened && !quiescence {
             let eval = self.game.evaluate();
             self.evals[p] = eval;
@@ -415,32 +380,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         } else {
             false
         };
-        let mut eval = self.smoothed(p);
-        // A table score bounded on the far side of the static value is a better estimate
-        // of the node than the static value: the pruning below judges by it.
-        if let Some(e) = tt_entry.filter(|_| self.params.tt_eval && eval != NO_EVAL) {
-            let s = from_tt(e.score, ply);
-            let better = match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => s > eval,
-                Bound::Upper => s < eval,
-            };
-            if better && !is_decisive(s) {
-                eval = s;
-            }
-        }
+        let eval = self.evals[p];
         if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
-            // Razoring: far below alpha near the leaves, only a four can bring it back, and
-            // the quiescence search tries exactly those.
-            if G::FOUR_QUIESCENCE
-                && depth <= self.params.razor_depth * ONE_PLY
-                && eval + self.params.razor_base + self.params.razor_mul * depth / ONE_PLY < alpha
-            {
-                let v = self.qsearch(ply, alpha, alpha + 1, 0);
-                if v < alpha || self.aborted {
-                    return v;
-                }
-            }
             // Reverse futility: far enough above beta that the few plies left will not
             // bring it back. Not where the opponent can make a four: it may have a VCF that
             // the static value does not see.
@@ -453,41 +394,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
             {
                 return eval;
             }
-            // Null move: not twice in a row (the last move a pass), which would only hand
-            // the move back.
-            if self.params.nmp_depth > 0
-                && depth >= self.params.nmp_depth * ONE_PLY
-                && eval >= beta
-                && !self.game.opponent_can_four()
-                && self.game.last_move().is_some()
-                && self.game.pass()
-            {
-                let r =
-                    (self.params.nmp_base + plies(depth) / self.params.nmp_div.max(1)) * ONE_PLY;
-                let s = -self.negamax(depth - ONE_PLY - r, ply + 1, -beta, -beta + 1, false, !cut);
-                self.game.undo();
-                if self.aborted {
-                    return 0;
-                }
-                if s >= beta {
-                    return if is_decisive(s) { beta } else { s };
-                }
-            }
-        }
-
-        if self.params.iir_depth > 0
-            && depth >= self.params.iir_depth * ONE_PLY
-            && tt_move.is_none()
-            && skip.is_none()
-        {
-            depth -= ONE_PLY;
-        }
-        if let Some(e) =
-            tt_entry.filter(|_| self.params.iir_tt > 0 && pv && p > 0 && depth > ONE_PLY)
-        {
-            let r = ((depth - i32::from(e.depth) * ONE_PLY) * self.params.iir_tt / 1000)
-                .clamp(0, 3 * ONE_PLY);
-            depth = (depth - r).max(ONE_PLY);
         }
 
         let likely_fail_high = self.params.fhr_margin > 0
@@ -497,8 +403,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             && !is_decisive(beta)
             && eval >= beta + self.params.fhr_margin * depth / ONE_PLY;
         // A ply less for every move but a four where the node is likely to fail high.
-        let fhr =
-            |g: &G, m: Move| ONE_PLY * i32::from(likely_fail_high && !g.move_codes(m)[0].is_four());
+        let fhr = |four: bool| ONE_PLY * i32::from(likely_fail_high && !four);
 
         let alpha0 = alpha;
         let mut best = -INFINITE;
@@ -535,38 +440,14 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 if self.aborted {
                     return 0;
                 }
-                let double = self.params.se_double;
                 if v < sbeta {
-                    ext = if double > 0
-                        && !pv
-                        && v < sbeta - double
-                        && self.extra[p] < self.params.se_double_max * ONE_PLY
-                    {
-                        2 * ONE_PLY
-                    } else {
-                        ONE_PLY
-                    };
+                    ext = ONE_PLY;
                 } else if sbeta >= beta {
                     // Multi-cut: another move beats beta as well.
                     return sbeta;
-                } else if from_tt(e.score, ply) >= beta {
-                    // Not singular, and the node will likely cut anyway: the table move
-                    // need not be searched as deep.
-                    ext = -self.params.se_neg;
                 }
             }
-            // The table move not found singular still leads the node: a fraction of a
-            // ply more, more at PV nodes (Rapfi's).
-            if ext == 0 {
-                ext = if pv {
-                    self.params.ttm_ext_pv
-                } else {
-                    self.params.ttm_ext
-                };
-            }
-            let ext = ext - fhr(&self.game, m);
-            self.extra[p + 1] = self.extra[p] + (ext - ONE_PLY).max(0);
-            self.note_attack(p, m);
+            let ext = ext - fhr(self.game.move_codes(m)[0].is_four());
             self.play(m);
             let s = -self.negamax(
                 depth - ONE_PLY + ext,
@@ -584,25 +465,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
             best_move = Some(m);
             if s > alpha {
                 alpha = s;
-                if s < beta {
-                    depth -= self.alpha_reduction(depth, s);
-                }
                 if s >= beta {
-                    self.observe_cut(m, &[], depth);
-                    self.on_cutoff(p, m, plies(depth), &[]);
+                    self.on_cutoff(p, m, plies(depth));
                     self.tt.store(
                         key,
                         best_move,
                         to_tt(best, ply),
                         plies(depth).clamp(0, 255) as u8,
                         Bound::Lower,
-                        tt_pv,
                     );
                     return best;
                 }
             }
         }
-        let move_count_pruning = self.params.mcp_depth > 0;
         let beam = self.params.beam_at(plies(depth));
         self.score_moves(p, tt_move);
         let all = self.moves[p].len();
@@ -611,16 +486,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return if best_move.is_some() { best } else { DRAW };
         }
         // A lone candidate is a forced reply: search it without spending depth.
-        let ext = if n == 1 && !quiescence {
-            self.params.forced_ext
-        } else {
-            0
-        };
-        let limit = if move_count_pruning && !pv && depth <= self.params.mcp_depth * ONE_PLY {
-            self.params.move_count_limit(plies(depth), improving)
-        } else {
-            usize::MAX
-        };
+        let ext = if n == 1 && !quiescence { ONE_PLY } else { 0 };
         let mut searched = usize::from(staged.is_some());
         let mut next = 0;
         // Deferral only where the children are deep enough to be marked busy.
@@ -631,7 +497,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let mut next_deferred = 0;
         loop {
             let (
-                i,
                 ScoredMove {
                     mv: m,
                     score: order,
@@ -639,10 +504,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 was_deferred,
             ) = if next < n {
                 next += 1;
-                (next - 1, self.pick(p, next - 1), false)
+                (self.pick(p, next - 1), false)
             } else if next_deferred < self.deferred[p].len() {
                 next_deferred += 1;
-                (next, self.deferred[p][next_deferred - 1], true)
+                (self.deferred[p][next_deferred - 1], true)
             } else if n < all && best <= -WIN_MIN && self.params.beam_proof {
                 // The beam cut the list and every move searched loses: that is no proof of a
                 // loss while a move is left, so the rest are searched too. A mate score must
@@ -656,39 +521,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if Some(m) == staged || Some(m) == skip {
                 continue;
             }
-            let [attack, block] = if move_count_pruning
-                || self.params.lmr_log > 0
-                || self.params.trivial_depth > 0
-                || self.params.lmr_attack > 0
-                || self.params.lmr_quiet > 0
-            {
-                self.game.move_codes(m)
-            } else {
-                [Code::None; 2]
-            };
-            self.attacks[p] = attack;
-            // Move-count pruning: once a move that does not lose is in hand, the late quiet
-            // moves of a shallow node are not worth their subtrees.
-            if searched >= limit && best > -WIN_MIN && !attack.is_four() {
-                continue;
-            }
-            // Trivial-move pruning: near the leaves a move that shapes nothing for either
-            // side (no open two, no three) will not change the result.
-            if depth < self.params.trivial_depth
-                && best > -WIN_MIN
-                && (Code::None..=Code::Two).contains(&attack)
-                && (Code::None..=Code::Two).contains(&block)
-            {
-                continue;
-            }
             searched += 1;
-            let reduced = fhr(&self.game, m);
-            let useless = if defending && searched > 1 {
-                self.useless_defence(m)
-            } else {
-                0
-            };
-            self.extra[p + 1] = self.extra[p];
+            let four = self.game.move_codes(m)[0].is_four();
+            let reduced = fhr(four);
             self.play(m);
             // Another thread is in this child: search the other moves first and come back,
             // when its result is likely in the table. Never the node's first move.
@@ -709,35 +544,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if searched == 1 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
             } else {
-                let hist = self.history[self.hist_index(m)];
-                let mut r = self.reduction(searched - 1, depth, order, pv, cut, improving, attack);
-                if useless > 0 {
-                    r = (r + useless).min(depth - ONE_PLY).max(0);
-                }
-                if tt_pv {
-                    r = (r - self.params.ttpv_red).max(0);
-                }
-                if self.params.lmr_quiet > 0 && r > 0 && attack < Code::Three && block < Code::Three
-                {
-                    r = (r + self.params.lmr_quiet).min(depth - ONE_PLY);
-                }
-                if self.params.lmr_attack > 0
-                    && r > 0
-                    && p >= 2
-                    && attack >= Code::OpenThree
-                    && self.attacks[p - 2] >= Code::OpenThree
-                {
-                    r = (r - self.params.lmr_attack * ONE_PLY).max(0);
-                }
-                let r = if self.params.hist_lmr > 0 && r > 0 {
-                    (r - hist / self.params.hist_lmr * ONE_PLY).clamp(0, depth - ONE_PLY)
-                } else {
-                    r
-                };
+                let r = self.reduction(searched - 1, depth, order, pv, cut, improving, four);
                 s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.aborted {
-                    let deeper = self.lmr_deeper(s, alpha, r);
-                    s = -self.negamax(d + deeper, ply + 1, -alpha - 1, -alpha, false, !cut);
+                    s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false, !cut);
                 }
                 if pv && s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(d, ply + 1, -beta, -alpha, true, false);
@@ -752,25 +562,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 best_move = Some(m);
                 if s > alpha {
                     alpha = s;
-                    if s < beta {
-                        depth -= self.alpha_reduction(depth, s);
-                    }
                     if s >= beta {
-                        let mut tried = std::mem::take(&mut self.tried);
-                        tried.clear();
-                        if self.params.hist_gravity || self.params.cut_observer.is_some() {
-                            tried.extend(staged);
-                            tried.extend(
-                                self.moves[p][..i]
-                                    .iter()
-                                    .map(|s| s.mv)
-                                    // A deferred move comes back with `i` past its own slot.
-                                    .filter(|&t| Some(t) != staged && t != m),
-                            );
-                        }
-                        self.observe_cut(m, &tried, depth);
-                        self.on_cutoff(p, m, plies(depth), &tried);
-                        self.tried = tried;
+                        self.on_cutoff(p, m, plies(depth));
                         break;
                     }
                 }
@@ -789,79 +582,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
             to_tt(best, ply),
             plies(depth).clamp(0, 255) as u8,
             bound,
-            tt_pv,
         );
         best
     }
 
-    /// The static value stored for `ply`, averaged with the parent's (negated) when
-    /// [`Params::eval_avg`] is on and both are quiet (below `eval_avg` in size): the value
-    /// of a position halfway through the last move, which damps the swing that whoever
-    /// moved last gives the static value. Decisive threat terms are never halved.
-    #[inline]
-    fn smoothed(&self, ply: usize) -> i32 {
-        let e = self.evals[ply];
-        let limit = self.params.eval_avg;
-        if limit == 0 || e == NO_EVAL || ply == 0 || e.abs() >= limit {
-            return e;
-        }
-        let parent = self.evals[ply - 1];
-        if parent == NO_EVAL || parent.abs() >= limit {
-            return e;
-        }
-        (e - parent) / 2
-    }
-
-    /// Records at `ply` the code that `m` makes for the side to move, which
-    /// [`Params::lmr_attack`] reads two plies down (the node's move loop records the code
-    /// it has already read).
-    #[inline]
-    fn note_attack(&mut self, ply: usize, m: Move) {
-        if self.params.lmr_attack > 0 {
-            self.attacks[ply] = self.game.move_codes(m)[0];
-        }
-    }
-
-    /// Extra reduction, in depth units, for a move at a node answering an open three that
-    /// takes no four point from the opponent (a counter-four or a loose stop) and lies more
-    /// than four cells from the opponent's last stone and/or from our own: such a move
-    /// mostly delays the attack (Rapfi's "useless defence"). 0 unless
-    /// [`Params::udr_opp`] or [`Params::udr_self`] is set.
-    fn useless_defence(&self, m: Move) -> i32 {
-        let p = &self.params;
-        if (p.udr_opp == 0 && p.udr_self == 0) || self.game.move_codes(m)[1] >= Code::Four {
-            return 0;
-        }
-        let far = |o: Option<Move>| {
-            i32::from(o.is_some_and(|o| o.x.abs_diff(m.x).max(o.y.abs_diff(m.y)) > 4))
-        };
-        p.udr_opp * far(self.game.last_move()) + p.udr_self * far(self.game.own_last())
-    }
-
-    /// Plies the moves left at a node lose once `s` raised its alpha at `depth` plies
-    /// (see [`Params::alpha_red`]).
-    #[inline]
-    fn alpha_reduction(&self, depth: i32, s: i32) -> i32 {
-        let r = self.params.alpha_red;
-        if r > 0 && depth > 2 * ONE_PLY && depth < 12 * ONE_PLY && !is_decisive(s) {
-            r * ONE_PLY
-        } else {
-            0
-        }
-    }
-
-    /// Tells [`Params::cut_observer`], when set, of a beta cutoff by `m` after `tried`.
-    #[inline]
-    fn observe_cut(&self, m: Move, tried: &[Move], depth: i32) {
-        if let Some(f) = self.params.cut_observer {
-            f(&self.game, m, tried, plies(depth));
-        }
-    }
-
-    /// Killer and history credit for a move that caused a beta cutoff; with
-    /// [`Params::hist_gravity`], the moves searched before it at this node (`tried`) lose
-    /// as much, and every entry stays within ±[`HIST_MAX`].
-    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32, tried: &[Move]) {
+    /// Killer, counter-move and history credit for a move that caused a beta cutoff.
+    fn on_cutoff(&mut self, p: usize, m: Move, depth: i32) {
         let k = &mut self.killers[p];
         if k[0] != Some(m) {
             k[1] = k[0];
@@ -871,21 +597,13 @@ impl<'a, G: Tactics> Worker<'a, G> {
             self.counters[ci] = Some(m);
         }
         let hi = self.hist_index(m);
-        if !self.params.hist_gravity {
-            self.history[hi] += depth * depth;
-            return;
-        }
-        let bonus = (32 * depth * depth).min(HIST_MAX / 4);
-        let credit = |h: &mut i32, b: i32| *h += b - *h * b.abs() / HIST_MAX;
-        credit(&mut self.history[hi], bonus);
-        for &t in tried {
-            let ti = self.hist_index(t);
-            credit(&mut self.history[ti], -bonus);
-        }
+        self.history[hi] += depth * depth;
     }
 
-    /// Plies by which the `i`-th move searched (from 0; ordering score `order`, the code
-    /// `attack` it makes for the mover) is searched shallower first.
+    /// Depth units by which the `i`-th move searched (from 0; ordering score `order`; `four`:
+    /// it makes a four for the mover) is searched shallower first: logarithmic in both depth
+    /// and move number, as in the chess engines; fours are never reduced (they force the
+    /// reply), tactical moves and PV nodes less, cut nodes and nodes not improving more.
     #[allow(clippy::too_many_arguments)]
     #[inline]
     fn reduction(
@@ -896,73 +614,36 @@ impl<'a, G: Tactics> Worker<'a, G> {
         pv: bool,
         cut: bool,
         improving: bool,
-        attack: Code,
+        four: bool,
     ) -> i32 {
+        if depth < 2 * ONE_PLY || four {
+            return 0;
+        }
         let p = &self.params;
-        if p.lmr_log > 0 {
-            // Logarithmic in both depth and move number, as in the chess engines; fours
-            // are never reduced (they force the reply), threes and strong blocks less.
-            if depth < 2 * ONE_PLY || attack.is_four() {
-                return 0;
-            }
-            let base =
-                (depth as f32 / ONE_PLY as f32).ln() * ((i + 1) as f32).ln() * p.lmr_log as f32
-                    / 100.0;
-            // Whole plies unless `lmr_frac`, where the fraction is kept.
-            let mut r = if p.lmr_frac {
-                (base * ONE_PLY as f32) as i32
-            } else {
-                base as i32 * ONE_PLY
-            };
-            if !pv && !improving && r >= ONE_PLY {
-                r += ONE_PLY;
-            }
-            if pv {
-                r -= ONE_PLY;
-            }
-            if cut {
-                r += p.lmr_cut;
-            }
-            if order >= p.lmr_tactical {
-                r -= ONE_PLY;
-            }
-            return r.clamp(0, depth - ONE_PLY);
+        let base =
+            (depth as f32 / ONE_PLY as f32).ln() * ((i + 1) as f32).ln() * p.lmr_log as f32 / 100.0;
+        let mut r = base as i32 * ONE_PLY;
+        if !pv && !improving && r >= ONE_PLY {
+            r += ONE_PLY;
         }
-        let d = plies(depth);
-        ONE_PLY
-            * if i < p.lmr_from || d < p.lmr_depth || order >= p.lmr_tactical {
-                0
-            } else if i >= p.lmr_far && d > p.lmr_depth {
-                2
-            } else {
-                1
-            }
-    }
-
-    /// Depth units added to the full-depth search of a reduced move whose reduced search
-    /// failed high by far (Rapfi's extension in LMR): a late move that beats alpha by a wide
-    /// margin even when searched shallower is likely a new best line worth seeing deeper.
-    #[inline]
-    fn lmr_deeper(&self, s: i32, alpha: i32, r: i32) -> i32 {
-        let margin = self.params.lmr_deeper;
-        if margin > 0 && !is_decisive(s) && s > alpha + margin + margin * r / (3 * ONE_PLY) {
-            ONE_PLY
-        } else {
-            0
+        if pv {
+            r -= ONE_PLY;
         }
+        if cut {
+            r += p.lmr_cut;
+        }
+        if order >= p.lmr_tactical {
+            r -= ONE_PLY;
+        }
+        r.clamp(0, depth - ONE_PLY)
     }
 
     /// A cheap VCF probe for the side to move at a leaf; its nodes count as search nodes.
     fn leaf_vcf(&mut self) -> Option<ThreatWin> {
-        self.probe_vcf(self.params.leaf_vcf_nodes)
-    }
-
-    /// A VCF probe for the side to move within `nodes` threat nodes (counted as search nodes).
-    fn probe_vcf(&mut self, nodes: u64) -> Option<ThreatWin> {
         if self.params.leaf_vcf_depth == 0 || !self.game.can_four() {
             return None;
         }
-        let limits = ThreatLimits::nodes(nodes);
+        let limits = ThreatLimits::nodes(self.params.leaf_vcf_nodes);
         let r = self
             .game
             .find_vcf(&mut self.solver, self.params.leaf_vcf_depth, &limits);
@@ -980,18 +661,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.order(0, tt_move, self.params.root_beam);
         let limits = self.limits;
         self.moves[0].retain(|s| !limits.exclude.contains(&s.mv));
-        if self.params.root_sort > 0 && !self.root_rank.is_empty() {
-            let rank = &self.root_rank;
-            // Stable: moves the last search did not reach keep their order, after the rest.
-            self.moves[0].sort_by_key(|s| {
-                std::cmp::Reverse(rank.iter().find(|r| r.1 == s.mv).map_or(0, |r| r.0 + 1))
-            });
-        }
         let n = self.moves[0].len();
         let mut best: Option<(i32, Move)> = None;
         self.root_scores.clear();
         self.root_playable = 0;
-        let mut rank = Vec::with_capacity(n);
         for i in 0..n {
             let m = self.moves[0][i].mv;
             // Inside the tree a renju black left with fouls only plays one and loses; at the
@@ -1000,26 +673,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 continue;
             }
             self.root_playable += 1;
-            self.note_attack(0, m);
-            let from = self.params.root_lmr_from;
-            let r = if from > 0 && i >= from && best.is_some() {
-                let order = self.moves[0][i].score;
-                let attack = self.game.move_codes(m)[0];
-                self.reduction(i, depth, order, true, false, true, attack)
-            } else {
-                0
-            };
-            self.extra[1] = 0;
-            let before = self.nodes;
             self.play(m);
             let mut s;
             if best.is_none() {
                 s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
             } else {
-                s = -self.negamax(depth - ONE_PLY - r, 1, -alpha - 1, -alpha, false, true);
-                if r > 0 && s > alpha && !self.aborted {
-                    s = -self.negamax(depth - ONE_PLY, 1, -alpha - 1, -alpha, false, true);
-                }
+                s = -self.negamax(depth - ONE_PLY, 1, -alpha - 1, -alpha, false, true);
                 if s > alpha && s < beta && !self.aborted {
                     s = -self.negamax(depth - ONE_PLY, 1, -beta, -alpha, true, false);
                 }
@@ -1037,12 +696,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 _ => {}
             }
             self.root_scores.push((s, m));
-            let r = match self.params.root_sort {
-                // Scores shifted to be positive, keeping their order.
-                1 => (i64::from(s) - i64::from(i32::MIN)) as u64,
-                _ => self.nodes - before,
-            };
-            rank.push((r, m));
             if s > alpha {
                 alpha = s;
                 if s >= beta {
@@ -1052,10 +705,6 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
         if let Some((s, m)) = best {
             if !self.aborted {
-                if let Some(r) = rank.iter_mut().find(|r| r.1 == m) {
-                    r.0 = u64::MAX - 1;
-                }
-                self.root_rank = rank;
                 let bound = if s >= beta {
                     Bound::Lower
                 } else if s > alpha0 {
@@ -1063,14 +712,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 } else {
                     Bound::Upper
                 };
-                self.tt.store(
-                    key,
-                    Some(m),
-                    s,
-                    plies(depth).clamp(0, 255) as u8,
-                    bound,
-                    true,
-                );
+                self.tt
+                    .store(key, Some(m), s, plies(depth).clamp(0, 255) as u8, bound);
             }
         }
         best
@@ -1300,9 +943,6 @@ pub fn search<G: Tactics>(
     let run_main = |report: &mut dyn FnMut(&Iteration)| {
         let mut w = Worker::new(game.clone(), tt, limits, stop, &found, true, params)
             .sharing(busy.as_deref());
-        w.end = limits.maximum.map(|m| {
-            start + m.saturating_duration_since(start) * params.search_end.min(1000) / 1000
-        });
         let r = w.iterate(1, report, start);
         done.set();
         (r, std::mem::take(&mut w.root_order))
@@ -1346,8 +986,8 @@ mod tests {
     fn params_are_set_by_name_and_bad_ones_refused() {
         let mut p = Params::default();
         p.set("beam", "12").unwrap();
-        p.set("lmr_far", " 7").unwrap();
-        assert_eq!((p.beam, p.lmr_far), (12, 7));
+        p.set("se_margin", " 7").unwrap();
+        assert_eq!((p.beam, p.se_margin), (12, 7));
         assert_eq!(
             p.set("beam", "x"),
             Err(ParamError::BadValue("beam".into(), "x".into()))
@@ -1357,18 +997,11 @@ mod tests {
         // The counter move's bonus never passes the second killer's, whatever is asked for.
         p.set("counter_bonus", "99999999").unwrap();
         assert_eq!(p.counter_bonus, 1 << 19);
-        p.set("alpha_red", "1").unwrap();
-        p.set("lmr_attack", "9").unwrap();
-        assert_eq!((p.alpha_red, p.lmr_attack), (1, 3));
-        // Extensions in sixteenths stay below the ply a move costs (a table move) or at
-        // most two plies (a forced reply), so every line still ends.
-        p.set("ttm_ext", "99").unwrap();
-        p.set("forced_ext", "99").unwrap();
-        assert_eq!((p.ttm_ext, p.forced_ext), (8, 32));
-        p.set("lmr_quiet", "-5").unwrap();
-        assert_eq!(p.lmr_quiet, 0);
-        p.set("lmr_deeper", "-5").unwrap();
-        assert_eq!(p.lmr_deeper, 0);
+        // The cut-node reduction in sixteenths stays within four plies, and never extends.
+        p.set("lmr_cut", "99").unwrap();
+        assert_eq!(p.lmr_cut, 64);
+        p.set("lmr_cut", "-5").unwrap();
+        assert_eq!(p.lmr_cut, 0);
     }
 
     #[test]
@@ -1525,7 +1158,6 @@ mod tests {
             root_vcf_depth: 0,
             root_vct_depth: 0,
             leaf_vcf_depth: 0,
-            node_vcf_nodes: 0,
             ..Params::default()
         };
         let run = |params: Params| {
@@ -1572,53 +1204,6 @@ mod tests {
         assert_eq!(seen.last().map(|it| it.pv[0]), Some(Move::new(8, 7)));
     }
 
-    /// The fractional depths (reductions that keep their fraction, a forced reply extended
-    /// past its ply, the table move's fraction, the defence reductions, reduced root moves,
-    /// the singular test's double and negative extensions, root moves ordered by their last
-    /// subtrees, trivial moves pruned near the leaves) find the same win by the alpha-beta
-    /// alone, the root threat searches off.
-    #[test]
-    fn fractional_depths_find_the_double_three_win() {
-        let b = freestyle_15(&[(6, 7), (7, 7), (8, 5), (8, 6)], Color::Black);
-        let mut params = Params {
-            root_vcf_depth: 0,
-            root_vct_depth: 0,
-            safety_vct_nodes: 0,
-            ..Params::default()
-        };
-        for (k, v) in [
-            ("lmr_frac", "1"),
-            ("forced_ext", "21"),
-            ("lmr_cut", "29"),
-            ("ttm_ext_pv", "4"),
-            ("ttm_ext", "1"),
-            ("udr_opp", "31"),
-            ("udr_self", "15"),
-            ("lmr_quiet", "24"),
-            ("root_lmr_from", "1"),
-            ("ttpv_red", "16"),
-            ("se_neg", "24"),
-            ("se_double", "100"),
-            ("root_sort", "2"),
-            ("trivial_depth", "69"),
-        ] {
-            params.set(k, v).unwrap();
-        }
-        let tt = Arc::new(TranspositionTable::new());
-        let r = search(
-            &b,
-            &tt,
-            &Limits::depth(6),
-            &Stop::new(),
-            params,
-            None,
-            &mut |_: &Iteration| {},
-        )
-        .unwrap();
-        assert_eq!(r.best, Move::new(8, 7));
-        assert!(r.score >= WIN_MIN, "score {}", r.score);
-    }
-
     /// With two threads the root VCT runs in the helper beside the main search, not before
     /// it; the win it proves ends the main search and is played.
     #[test]
@@ -1639,7 +1224,6 @@ mod tests {
         };
         let params = Params {
             leaf_vcf_depth: 0,
-            node_vcf_nodes: 0,
             qs_max: 0,
             ..Params::default()
         };
@@ -1713,7 +1297,7 @@ mod tests {
             root_beam: 1000,
             beam_min: 1000,
             lmr_log: 0,
-            lmr_from: usize::MAX,
+            lmr_cut: 0,
             rfp_depth: 0,
             ..Params::default()
         };

@@ -8,9 +8,9 @@
 //! [`Params::qs_plain`](super::Params::qs_plain) attacker plies only, then only fours that
 //! make something more, so the search stays small while every VCF it walks is exact.
 
-use super::{Worker, NO_EVAL};
+use super::Worker;
+use crate::search::gomoku::threats::Tactics;
 use crate::search::score::{from_tt, mate_in, mated_in, to_tt, INFINITE};
-use crate::search::threats::Tactics;
 use crate::search::tt::Bound;
 
 impl<G: Tactics> Worker<'_, G> {
@@ -29,7 +29,6 @@ impl<G: Tactics> Worker<'_, G> {
         if p >= super::MAX_PLY {
             return self.game.evaluate();
         }
-        self.evals[p] = NO_EVAL;
         if self.game.facing_five() {
             return self.qdefend(ply, alpha, beta, qply);
         }
@@ -43,9 +42,7 @@ impl<G: Tactics> Worker<'_, G> {
         }
         let key = self.game.key();
         let mut tt_move = None;
-        let mut tt_pv = false;
         if let Some(e) = self.tt.probe(key) {
-            tt_pv = e.pv;
             let s = from_tt(e.score, ply);
             let cut = match e.bound {
                 Bound::Exact => true,
@@ -57,8 +54,7 @@ impl<G: Tactics> Worker<'_, G> {
             }
             tt_move = e.mv;
         }
-        self.evals[p] = self.game.evaluate();
-        let stand = self.smoothed(p);
+        let stand = self.game.evaluate();
         if stand >= beta || qply >= self.params.qs_max {
             return stand;
         }
@@ -102,8 +98,7 @@ impl<G: Tactics> Worker<'_, G> {
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), 0, bound, tt_pv);
+        self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
 
