@@ -1,11 +1,10 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
 //! [`solver`], the [`midgame`] search the default player uses for positions the solver
 //! cannot finish in time, the classic beam search ([`heuristic`], `c4_player beam`), the
-//! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
-//! driver ([`solve_cli`](mod@solve_cli)).
+//! classic [`players`] (random, greedy, Monte-Carlo, UCT). The `solve` subcommand's driver
+//! and the book builder are tools on top ([`crate::solve`]).
 
 pub mod book;
-pub mod book_build;
 pub mod data_source;
 pub mod heuristic;
 pub mod midgame;
@@ -13,13 +12,7 @@ pub mod parallel;
 pub mod players;
 pub mod shipped_book;
 pub mod shipped_ntuple;
-pub mod solve_cli;
 pub mod solver;
-
-pub use solve_cli::{
-    average_ntuple_cli, bench_sets, features_cli, solve_cli, train_ntuple_cli, NtupleTraining,
-    SetStats, SolveOptions,
-};
 
 use crate::base::score::{mate_in, DRAW, WIN};
 use crate::game::connect4::bits::{Bits, Wide};
@@ -282,7 +275,7 @@ fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> O
 }
 
 /// What the solver phase settled.
-pub(super) enum Solved {
+pub enum Solved {
     /// A column with its engine score (exact, or a proven bound).
     Move(usize, i32),
     /// Nothing usable in the budget (or a proven loss without its length): search on.
@@ -293,7 +286,7 @@ pub(super) enum Solved {
 /// score), then, with the budget left, the exact score for the fastest win or slowest loss.
 /// A proven win or draw is played even when the exact score does not fit: its move keeps the
 /// value, and a won game on a finite board ends anyway.
-pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
+pub fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
     let remaining = g.cells() - p.moves;
     let Some((sign, weak_col)) = s.best_move_weak(p) else {
         return Solved::Open;
