@@ -311,15 +311,6 @@ pub struct SolveArgs {
     /// FILE (the shipped 12x6 one: the defaults) instead of reading positions
     #[arg(long, value_name = "FILE", conflicts_with_all = ["book", "features"])]
     pub train_ntuple: Option<std::path::PathBuf>,
-    /// connect4: write to OUT one n-tuple network whose value is the mean of the networks in
-    /// the files IN (trained for the board) instead of reading positions
-    #[arg(
-        long,
-        num_args = 2..,
-        value_names = ["OUT", "IN"],
-        conflicts_with_all = ["book", "features", "train_ntuple"]
-    )]
-    pub average_ntuple: Vec<std::path::PathBuf>,
     /// connect4 --train-ntuple: self-play games
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub ntuple_games: u64,
@@ -400,10 +391,6 @@ impl SolveArgs {
                     return train::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
                         .map_err(CliError::Failed);
                 }
-                if let Some((path, inputs)) = self.average_ntuple.split_first() {
-                    return train::average_ntuple_cli(&o, path, inputs, &mut std::io::stderr())
-                        .map_err(CliError::Failed);
-                }
                 solve::connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
             SolveGame::Mnk => {
@@ -415,7 +402,6 @@ impl SolveArgs {
                     ("--book", self.book.is_some()),
                     ("--features", self.features),
                     ("--train-ntuple", self.train_ntuple.is_some()),
-                    ("--average-ntuple", !self.average_ntuple.is_empty()),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {
                     return Err(usage(format!("{flag} applies to --game connect4 only")));

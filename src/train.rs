@@ -298,37 +298,6 @@ fn read_ntuple(path: &Path, o: &SolveOptions) -> anyhow::Result<NTuple> {
     Ok(nt)
 }
 
-/// Writes to `path` the average ([`ntuple::NTuple::average`]) of the networks in the files
-/// `inputs`, each of which must be a network for the options' board.
-pub fn average_ntuple_cli(
-    o: &SolveOptions,
-    path: &Path,
-    inputs: &[PathBuf],
-    log: &mut dyn Write,
-) -> anyhow::Result<()> {
-    o.check()?;
-    let nets = inputs
-        .iter()
-        .map(|input| read_ntuple(input, o))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let avg = NTuple::average(&nets).with_context(|| {
-        format!(
-            "the networks differ in tuple length, or have more than {} tuples together",
-            ntuple::MAX_TUPLES
-        )
-    })?;
-    let bytes = avg.to_bytes();
-    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    writeln!(
-        log,
-        "wrote {} ({} tuples, {} bytes)",
-        path.display(),
-        avg.slot_count() / 2,
-        bytes.len()
-    )?;
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -420,45 +389,5 @@ mod tests {
         // A column the mover names that is not a move (off the board) is not played.
         let (off_board, _) = run(&mut |_, _| Some(99));
         assert_eq!(off_board, alone);
-    }
-
-    #[test]
-    fn an_average_sums_to_the_mean_of_its_networks() {
-        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let trained = |seed| {
-            let mut nt = NTuple::random(7, 6, 10, 5, seed);
-            train(
-                &mut nt,
-                &g,
-                &TrainOptions::shipped(300, seed),
-                &mut |_| None,
-                &mut |_, _| None,
-                &mut |_, _| {},
-            );
-            NTuple::from_bytes(&nt.to_bytes()).unwrap()
-        };
-        let (a, b) = (trained(1), trained(2));
-        let avg = NTuple::average(&[a, b]).unwrap();
-        let (a, b) = (trained(1), trained(2));
-        assert_eq!(avg.slot_count(), a.slot_count() + b.slot_count());
-        let sum = |n: &NTuple, seq| n.sum(&n.root_indices(&g, &parse_sequence(&g, seq).unwrap()));
-        for seq in ["", "4453", "44444", "1234567"] {
-            let mean = (sum(&a, seq) + sum(&b, seq)) / 2.0;
-            // Each of 40 weights rounded by at most half a step.
-            assert!(
-                (sum(&avg, seq) - mean).abs() <= 20.0 / ntuple::QUANT,
-                "{seq}"
-            );
-        }
-        assert_ne!(sum(&avg, "4453"), 0.0);
-        // One network is its own average, byte for byte.
-        assert_eq!(
-            NTuple::average(&[trained(1)]).unwrap().to_bytes(),
-            a.to_bytes()
-        );
-        // Another board or tuple length cannot join.
-        assert!(NTuple::average(&[a, NTuple::random(7, 6, 10, 4, 1)]).is_none());
-        assert!(NTuple::average(&[b, NTuple::random(6, 6, 10, 5, 1)]).is_none());
-        assert!(NTuple::average(&[]).is_none());
     }
 }

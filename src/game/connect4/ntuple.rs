@@ -279,38 +279,6 @@ impl NTuple {
         }
     }
 
-    /// One network whose sum is the mean of the sums of `nets` (the same board and tuple
-    /// length): their tuples side by side, every weight over their count, rounded to the
-    /// file's resolution. An ensemble's value in one network, which the search follows
-    /// like any other. `None` when the shapes differ or the tuples would be too many.
-    pub fn average(nets: &[NTuple]) -> Option<NTuple> {
-        let first = nets.first()?;
-        let shape = |n: &NTuple| (n.width, n.height, n.n);
-        if nets.iter().any(|n| shape(n) != shape(first)) {
-            return None;
-        }
-        let tuples: Vec<Vec<u16>> = nets
-            .iter()
-            .flat_map(|n| n.slots.iter().step_by(2).cloned())
-            .collect();
-        if tuples.len() > MAX_TUPLES {
-            return None;
-        }
-        let k = nets.len() as f32;
-        let weights = nets
-            .iter()
-            .flat_map(|n| n.quantised())
-            .map(|q| (f32::from(q) / k).round() as i16)
-            .collect();
-        Some(NTuple::from_tuples(
-            first.width,
-            first.height,
-            first.n,
-            tuples,
-            Some(Weights::Quantised(weights)),
-        ))
-    }
-
     /// Reads [`NTuple::to_bytes`]'s form, refusing anything malformed.
     pub fn from_bytes(bytes: &[u8]) -> Result<NTuple, FormatError> {
         let body_len = bytes.len().checked_sub(8).ok_or(FormatError::Truncated)?;
