@@ -6,6 +6,7 @@
 
 pub mod book;
 pub mod data_source;
+mod deepen;
 pub mod heuristic;
 pub mod midgame;
 pub mod parallel;
@@ -21,7 +22,7 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::{with_bits, Connect4};
 use crate::game::{Game, Move};
 use crate::search::{Iteration, Limits, SearchResult, ThinkContext};
-use heuristic::{BeamSearch, Leaf};
+use heuristic::BeamSearch;
 use solver::{Solver, TransTable};
 use std::time::{Duration, Instant};
 
@@ -418,17 +419,7 @@ fn beam_player<B: Bits>(
 ) -> Option<(usize, i32, u32, u64)> {
     let limits = ctx.limits.clone();
     let soft = limits.optimum.or(limits.maximum);
-    let (beam, nodes) = beam_phase(
-        game,
-        g,
-        p,
-        ctx,
-        start,
-        soft,
-        limits.max_nodes,
-        0,
-        Leaf::Alignment,
-    );
+    let (beam, nodes) = beam_phase(game, g, p, ctx, start, soft, limits.max_nodes, 0);
     let found = beam.or_else(|| any_safe_move(g, p))?;
     Some((found.col, found.score.clamp(-WIN, WIN), found.depth, nodes))
 }
@@ -604,7 +595,6 @@ fn beam_phase<B: Bits>(
     soft: Option<Instant>,
     node_cap: Option<u64>,
     nodes_before: u64,
-    leaf: Leaf,
 ) -> (Option<heuristic::BeamResult>, u64) {
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
@@ -614,8 +604,7 @@ fn beam_phase<B: Bits>(
     let hard = limits.maximum;
     let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let mut search =
-        BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop).with_leaf(leaf);
+    let mut search = BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop);
     let report = &mut ctx.report;
     let iter_start = Instant::now();
     let found = search.run(p, max_depth, &mut |r| {
