@@ -54,11 +54,9 @@ impl TrainOptions {
     /// moved, not overwritten.
     pub fn further(games: u64, seed: u64) -> TrainOptions {
         TrainOptions {
-            games,
-            seed,
             alpha: (0.001, 0.0003),
             epsilon: (0.05, 0.02),
-            lambda: 0.5,
+            ..TrainOptions::shipped(games, seed)
         }
     }
 }
@@ -303,16 +301,21 @@ mod tests {
     use super::*;
     use crate::game::connect4::position::parse_sequence;
 
+    /// Fast-learning settings for short test runs, at a fixed exploration rate.
+    fn quick(games: u64, epsilon: f64) -> TrainOptions {
+        TrainOptions {
+            games,
+            seed: 1,
+            alpha: (0.01, 0.005),
+            epsilon: (epsilon, epsilon),
+            lambda: 0.5,
+        }
+    }
+
     #[test]
     fn an_oracle_ends_each_game_with_the_value_it_teaches() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let o = TrainOptions {
-            games: 300,
-            seed: 1,
-            alpha: (0.01, 0.005),
-            epsilon: (0.1, 0.1),
-            lambda: 0.5,
-        };
+        let o = quick(300, 0.1);
         // Called on every position about to be moved in (no immediate win is possible
         // before the first player's third stone); says "first player wins" (or loses) once
         // four stones are down.
@@ -346,13 +349,7 @@ mod tests {
     #[test]
     fn a_mover_chooses_the_moves_it_names() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let o = TrainOptions {
-            games: 50,
-            seed: 1,
-            alpha: (0.01, 0.005),
-            epsilon: (0.0, 0.0),
-            lambda: 0.5,
-        };
+        let o = quick(50, 0.0);
         // The bottom cell of column 7 after each game's first move (the first move is
         // never forced, and there is no exploration).
         let run = |mover: &mut dyn FnMut(&NTuple, &Position<u64>) -> Option<usize>| {

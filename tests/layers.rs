@@ -325,30 +325,26 @@ fn game_and_search_neither_read_stdin_nor_print() {
 
 #[test]
 fn the_quiet_check_sees_printing_and_reading() {
-    let m = |p: &str, text: &str| {
-        let path: ModPath = p.split("::").map(str::to_string).collect();
-        (path, text.to_string())
-    };
     let mods: BTreeMap<ModPath, String> = [
-        m("search::a", "fn f() { println!(\"{}\", 1); }\n"),
-        m("search::b", "fn f() { eprint!(\"x\"); }\n"),
-        m("game::c", "use std::io::{stdin, BufRead};\n"),
-        m("game::d", "fn f() -> anyhow::Result<()> { Ok(()) }\n"),
-        m(
+        module("search::a", "fn f() { println!(\"{}\", 1); }\n"),
+        module("search::b", "fn f() { eprint!(\"x\"); }\n"),
+        module("game::c", "use std::io::{stdin, BufRead};\n"),
+        module("game::d", "fn f() -> anyhow::Result<()> { Ok(()) }\n"),
+        module(
             "game::e",
             "fn f(out: &mut dyn std::io::Write) { let _ = std::io::stderr(); }\n",
         ),
         // Comments, test code, names that only contain a word, and the layers above pass.
-        m(
+        module(
             "search::f",
             "// println!(\"x\");\nfn stdout_free(printed: u32) {}\n",
         ),
-        m(
+        module(
             "search::g",
             "#[cfg(test)]\nmod tests { fn f() { println!(); } }\n",
         ),
-        m("search::tests", "fn f() { println!(); }\n"),
-        m(
+        module("search::tests", "fn f() { println!(); }\n"),
+        module(
             "protocol",
             "fn f() { println!(); let _ = std::io::stdin(); }\n",
         ),
@@ -365,22 +361,26 @@ fn the_quiet_check_sees_printing_and_reading() {
     assert_eq!(found.len(), 5, "{found:?}");
 }
 
+/// A module of the detectors' tests: its path (`arena::referee`) and its text.
+fn module(path: &str, text: &str) -> (ModPath, String) {
+    (
+        path.split("::").map(str::to_string).collect(),
+        text.to_string(),
+    )
+}
+
 #[test]
 fn the_check_sees_a_breach_and_a_cycle() {
-    let m = |p: &str, text: &str| {
-        let path: ModPath = p.split("::").map(str::to_string).collect();
-        (path, text.to_string())
-    };
     let mods: BTreeMap<ModPath, String> = [
-        m("game", "use crate::search::{self, Limits};\n"),
-        m("search", "use crate::game::Move;\n"),
-        m("arena", "pub mod referee;\npub mod swap2;\n"),
-        m("arena::referee", "use super::swap2::{self, OpeningRule};\n"),
-        m(
+        module("game", "use crate::search::{self, Limits};\n"),
+        module("search", "use crate::game::Move;\n"),
+        module("arena", "pub mod referee;\npub mod swap2;\n"),
+        module("arena::referee", "use super::swap2::{self, OpeningRule};\n"),
+        module(
             "arena::swap2",
             "// use super::referee::judge;\nuse super::{referee::judge, Named};\n",
         ),
-        m("base", "#[cfg(test)]\nmod tests { use crate::cli::Cli; }\n"),
+        module("base", "#[cfg(test)]\nmod tests { use crate::cli::Cli; }\n"),
     ]
     .into_iter()
     .collect();

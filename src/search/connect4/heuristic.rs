@@ -16,7 +16,7 @@ use crate::game::connect4::position::{Geometry, Position, Threats};
 use crate::game::connect4::windows::Windows;
 
 pub use super::deepen::BeamResult;
-use super::deepen::{deepen, Deepening};
+use super::deepen::{deepen, Iterated};
 
 /// The rules every node of the heuristic searches applies before it searches: a full board
 /// is a draw, a win on the next move is taken, no move that does not lose is a loss, and a
@@ -93,7 +93,15 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
         on_iteration: &mut dyn FnMut(&BeamResult) -> bool,
     ) -> Option<BeamResult> {
         let empty = (self.g.cells() - p.moves) as u32;
-        deepen(self, p, empty, max_depth, on_iteration)
+        let mut iterate = |depth, previous| {
+            let (score, col) = self.root(p, depth, previous);
+            Iterated {
+                found: col.filter(|_| !self.aborted).map(|c| (score, c)),
+                ended: !self.aborted,
+                nodes: self.nodes,
+            }
+        };
+        deepen(empty, max_depth, &mut iterate, on_iteration)
     }
 
     fn check_abort(&mut self) -> bool {
@@ -205,25 +213,6 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             }
         }
         best
-    }
-}
-
-impl<B: Bits> Deepening<B> for BeamSearch<'_, B> {
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    fn iterate(
-        &mut self,
-        p: &Position<B>,
-        depth: u32,
-        previous: Option<usize>,
-    ) -> (Option<(i32, usize)>, bool) {
-        let (score, col) = self.root(p, depth, previous);
-        if self.aborted {
-            return (None, false);
-        }
-        (col.map(|c| (score, c)), true)
     }
 }
 

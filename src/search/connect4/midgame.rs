@@ -23,7 +23,7 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::MAX_SIZE;
 use crate::search::table_memory::{prefetch, zeroed_box};
 
-use super::deepen::{deepen, BeamResult, Deepening};
+use super::deepen::{deepen, BeamResult, Iterated};
 use super::heuristic::node_moves_given;
 
 /// Nodes between two polls of the clock and the stop flag: well under a millisecond, so the
@@ -243,7 +243,16 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         on_iteration: &mut dyn FnMut(&BeamResult) -> bool,
     ) -> Option<BeamResult> {
         let empty = (self.g.cells() - p.moves) as u32;
-        deepen(self, p, empty, max_depth, on_iteration)
+        // The table hands each iteration the previous best move.
+        let mut iterate = |depth, _previous| {
+            let found = self.root(p, depth);
+            Iterated {
+                found,
+                ended: !self.aborted,
+                nodes: self.nodes,
+            }
+        };
+        deepen(empty, max_depth, &mut iterate, on_iteration)
     }
 
     fn check_abort(&mut self) -> bool {
@@ -535,23 +544,6 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         }
         let h = &mut self.history[cell];
         *h = h.saturating_add((depth * depth) as i32);
-    }
-}
-
-impl<B: Bits> Deepening<B> for MidSearch<'_, B> {
-    fn nodes(&self) -> u64 {
-        self.nodes
-    }
-
-    /// The table hands the iteration the previous best move: `previous` is not needed.
-    fn iterate(
-        &mut self,
-        p: &Position<B>,
-        depth: u32,
-        _previous: Option<usize>,
-    ) -> (Option<(i32, usize)>, bool) {
-        let found = self.root(p, depth);
-        (found, !self.aborted)
     }
 }
 
