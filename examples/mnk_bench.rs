@@ -3,7 +3,7 @@
 //! With `m,n,k` arguments only those known values are solved; with a number, every known
 //! value on a board of at most that many cells (default 49).
 
-use wuzi::search::mnk::{bench_values, KNOWN_VALUES};
+use wuzi::solve::mnk::{bench_values, KNOWN_VALUES};
 
 fn main() -> anyhow::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

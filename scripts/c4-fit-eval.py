@@ -24,7 +24,7 @@ import zlib
 
 
 # The hand-set evaluation (`Windows::evaluate_zugzwang`) as weights of the same terms.
-HAND = [4, 21, 72, 120, 50, 1500, 1500, 0, 0, 0, 0, 0]
+HAND = [4, 21, 72, 120, 50, 1500, 1500]
 
 
 def read_solved(paths):

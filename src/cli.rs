@@ -15,7 +15,8 @@ use crate::opening::OpeningRule;
 use crate::play::PlayOptions;
 use crate::search::connect4;
 use crate::search::gomoku::alphabeta::Params;
-use crate::search::mnk;
+use crate::solve;
+use crate::train;
 use clap::error::ErrorKind;
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use std::io::{BufRead, Write};
@@ -294,15 +295,6 @@ pub struct SolveArgs {
     /// FILE (the shipped 12x6 one: the defaults) instead of reading positions
     #[arg(long, value_name = "FILE", conflicts_with_all = ["book", "features"])]
     pub train_ntuple: Option<std::path::PathBuf>,
-    /// connect4: write to OUT one n-tuple network whose value is the mean of the networks in
-    /// the files IN (trained for the board) instead of reading positions
-    #[arg(
-        long,
-        num_args = 2..,
-        value_names = ["OUT", "IN"],
-        conflicts_with_all = ["book", "features", "train_ntuple"]
-    )]
-    pub average_ntuple: Vec<std::path::PathBuf>,
     /// connect4 --train-ntuple: self-play games
     #[arg(long, value_name = "N", default_value_t = 10_000_000)]
     pub ntuple_games: u64,
@@ -310,10 +302,10 @@ pub struct SolveArgs {
     #[arg(long, value_name = "S", default_value_t = 3)]
     pub ntuple_seed: u64,
     /// connect4 --train-ntuple: how many tuples (random walks over the board)
-    #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLES)]
+    #[arg(long, value_name = "N", default_value_t = train::TUPLES)]
     pub ntuple_tuples: usize,
     /// connect4 --train-ntuple: cells in a tuple (1 to 8)
-    #[arg(long, value_name = "N", default_value_t = crate::game::connect4::ntuple::TUPLE_CELLS)]
+    #[arg(long, value_name = "N", default_value_t = train::TUPLE_CELLS)]
     pub ntuple_cells: usize,
     /// connect4 --train-ntuple: train the network in FILE further (slower learning, less
     /// exploration) instead of a new one
@@ -337,8 +329,8 @@ impl SolveArgs {
         let height = self.height.or(self.size);
         match self.game {
             SolveGame::Connect4 => {
-                let d = connect4::SolveOptions::default();
-                let o = connect4::SolveOptions {
+                let d = solve::connect4::SolveOptions::default();
+                let o = solve::connect4::SolveOptions {
                     width: width.unwrap_or(d.width),
                     height: height.unwrap_or(d.height),
                     k: self.k.unwrap_or(d.k),
@@ -349,14 +341,14 @@ impl SolveArgs {
                 };
                 o.check().map_err(|e| usage(e.to_string()))?;
                 if let Some(path) = &self.book {
-                    let b = connect4::book_build::BuildOptions {
+                    let b = solve::book::BuildOptions {
                         max_ply: self.book_ply,
                         node_threshold: self.book_nodes,
                         // The build's long solves want a large table unless told otherwise.
                         tt_entries: self.tt_entries.unwrap_or(BOOK_TT_ENTRIES),
                         checkpoint: std::time::Duration::from_secs(300),
                     };
-                    return connect4::book_build::book_cli(
+                    return solve::book::book_cli(
                         o.width,
                         o.height,
                         o.k,
@@ -368,10 +360,10 @@ impl SolveArgs {
                     .map_err(CliError::Failed);
                 }
                 if self.features {
-                    return connect4::features_cli(&o, input, out).map_err(CliError::Failed);
+                    return solve::connect4::features_cli(&o, input, out).map_err(CliError::Failed);
                 }
                 if let Some(path) = &self.train_ntuple {
-                    let t = connect4::NtupleTraining {
+                    let t = train::NtupleTraining {
                         games: self.ntuple_games,
                         seed: self.ntuple_seed,
                         tuples: self.ntuple_tuples,
@@ -380,14 +372,10 @@ impl SolveArgs {
                         solve_from: self.ntuple_solve_from,
                         search_depth: self.ntuple_search_depth,
                     };
-                    return connect4::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
+                    return train::train_ntuple_cli(&o, &t, path, &mut std::io::stderr())
                         .map_err(CliError::Failed);
                 }
-                if let Some((path, inputs)) = self.average_ntuple.split_first() {
-                    return connect4::average_ntuple_cli(&o, path, inputs, &mut std::io::stderr())
-                        .map_err(CliError::Failed);
-                }
-                connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
+                solve::connect4::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
             SolveGame::Mnk => {
                 let connect4_only = [
@@ -398,19 +386,18 @@ impl SolveArgs {
                     ("--book", self.book.is_some()),
                     ("--features", self.features),
                     ("--train-ntuple", self.train_ntuple.is_some()),
-                    ("--average-ntuple", !self.average_ntuple.is_empty()),
                 ];
                 if let Some((flag, _)) = connect4_only.iter().find(|(_, given)| *given) {
                     return Err(usage(format!("{flag} applies to --game connect4 only")));
                 }
-                let d = mnk::SolveOptions::default();
-                let o = mnk::SolveOptions {
+                let d = solve::mnk::SolveOptions::default();
+                let o = solve::mnk::SolveOptions {
                     width: width.unwrap_or(d.width),
                     height: height.unwrap_or(d.height),
                     k: self.k.unwrap_or(d.k),
                 };
                 o.check().map_err(|e| usage(e.to_string()))?;
-                mnk::solve_cli(&o, input, out).map_err(CliError::Failed)
+                solve::mnk::solve_cli(&o, input, out).map_err(CliError::Failed)
             }
         }
     }

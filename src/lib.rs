@@ -17,4 +17,6 @@ pub mod play;
 pub mod protocol;
 pub mod rng;
 pub mod search;
+pub mod solve;
+pub mod train;
 pub mod tune;

@@ -370,60 +370,6 @@ fn solve_train_ntuple_refuses_a_shape_it_cannot_build() {
 }
 
 #[test]
-fn solve_average_ntuple_writes_one_network_from_several() {
-    let dir = std::env::temp_dir().join(format!("wuzi-cli-avg-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str| dir.join(name).to_str().unwrap().to_string();
-    for (name, seed, tuples) in [("a.bin", "1", "3"), ("b.bin", "2", "4")] {
-        let o = train_4x4_ntuple(
-            &file(name),
-            &[
-                "--ntuple-games",
-                "200",
-                "--ntuple-seed",
-                seed,
-                "--ntuple-tuples",
-                tuples,
-                "--ntuple-cells",
-                "3",
-            ],
-        );
-        assert!(o.status.success(), "{}", text(&o.stderr));
-    }
-    let average = |width: &str, inputs: &[String]| {
-        let mut args = vec![
-            "solve".to_string(),
-            "--width".into(),
-            width.into(),
-            "--height".into(),
-            "4".into(),
-            "--average-ntuple".into(),
-            file("avg.bin"),
-        ];
-        args.extend_from_slice(inputs);
-        let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        run(&args, "")
-    };
-    let o = average("4", &[file("a.bin"), file("b.bin")]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let nt =
-        wuzi::game::connect4::ntuple::NTuple::from_bytes(&std::fs::read(file("avg.bin")).unwrap())
-            .unwrap();
-    assert_eq!((nt.width, nt.height, nt.slot_count() / 2), (4, 4, 7));
-    std::fs::remove_file(file("avg.bin")).unwrap();
-    // Another board than the options', or a damaged file: exit 1 naming the file, nothing written.
-    let o = average("5", &[file("a.bin"), file("b.bin")]);
-    assert_failed_saying(&o, "a network for 4x4, not 5x4");
-    let mut bytes = std::fs::read(file("b.bin")).unwrap();
-    bytes[40] ^= 1;
-    std::fs::write(file("bad.bin"), bytes).unwrap();
-    let o = average("4", &[file("a.bin"), file("bad.bin")]);
-    assert_failed_saying(&o, "bad.bin: not an n-tuple network");
-    assert!(!std::path::Path::new(&file("avg.bin")).exists());
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-#[test]
 fn solve_train_ntuple_trains_a_network_further_with_the_solver() {
     let dir = std::env::temp_dir().join(format!("wuzi-cli-further-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -484,6 +430,14 @@ fn solve_train_ntuple_trains_a_network_further_with_the_solver() {
         "",
     );
     assert_failed_saying(&o, "a network for 4x4, not 5x4");
+    assert!(!std::path::Path::new(&file("c.bin")).exists());
+    // Nor a damaged file.
+    let mut bytes = std::fs::read(file("b.bin")).unwrap();
+    bytes[40] ^= 1;
+    std::fs::write(file("bad.bin"), bytes).unwrap();
+    let bad = file("bad.bin");
+    let o = train_4x4_ntuple(&file("c.bin"), &["--ntuple-from", &bad]);
+    assert_failed_saying(&o, "bad.bin: not an n-tuple network");
     assert!(!std::path::Path::new(&file("c.bin")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }

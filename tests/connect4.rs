@@ -6,8 +6,9 @@ use wuzi::game::connect4::position::{parse_sequence, Geometry};
 use wuzi::game::connect4::Connect4;
 use wuzi::game::{Game, Move};
 use wuzi::search::connect4::solver::{Solver, TransTable};
-use wuzi::search::connect4::{solve_cli, think, SolveOptions};
+use wuzi::search::connect4::think;
 use wuzi::search::{Iteration, Limits, Stop, ThinkContext};
+use wuzi::solve::connect4::{solve_cli, SolveOptions};
 
 /// The public sets, shipped in the repository (see tests/data/README.md).
 const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4/");

@@ -8,8 +8,9 @@ use wuzi::game::connect4::position::{Geometry, Position};
 use wuzi::game::connect4::Connect4;
 use wuzi::game::{Color, Game, Outcome};
 use wuzi::search::connect4::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
-use wuzi::search::connect4::{bench_sets, think};
+use wuzi::search::connect4::think;
 use wuzi::search::{Limits, Stop, ThinkContext};
+use wuzi::solve::connect4::bench_sets;
 
 /// The public sets, shipped in the repository (see tests/data/README.md).
 const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4");

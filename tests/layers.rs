@@ -9,6 +9,11 @@
 //! resolved to the deepest module of `src/` it names. A use between a folder's `mod.rs` and
 //! the files it declares (a parent re-exporting a child, a child using its parent's types)
 //! is structure, not a dependency between peers, and is not counted. Tests may use anything.
+//!
+//! The same reading checks what the engine's lower layers may not do: no module under
+//! `game/` or `search/` reads stdin or prints (no `print!`-family or `dbg!` macro, no
+//! `stdin`, `stdout` or `stderr`: text in and out belongs to the protocol and the tools), and
+//! none uses `anyhow` (typed errors on the engine's path).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -29,9 +34,12 @@ const LAYERS: &[(&str, u32)] = &[
     // Text in and out: the protocol loop; the arena, which runs engines as processes.
     ("protocol", 4),
     ("arena", 4),
-    // Tools for people on top: play in the terminal, tuning, the command line.
+    // Tools for people on top: play in the terminal, tuning, the solve drivers and the
+    // Connect Four book builder, the n-tuple training, the command line.
     ("play", 5),
     ("tune", 5),
+    ("solve", 5),
+    ("train", 5),
     ("cli", 6),
 ];
 
@@ -189,6 +197,52 @@ fn edges(mods: &BTreeMap<ModPath, String>) -> BTreeSet<(ModPath, ModPath)> {
     out
 }
 
+/// The top-level modules whose code may neither read stdin, print nor use `anyhow`.
+const QUIET: &[&str] = &["game", "search"];
+
+/// What a quiet module's code may not name: the printing macros, the standard streams and
+/// the tools' error crate.
+const LOUD: &[&str] = &[
+    "print!",
+    "println!",
+    "eprint!",
+    "eprintln!",
+    "dbg!",
+    "stdin",
+    "stdout",
+    "stderr",
+    "anyhow",
+];
+
+/// Each use of a [`LOUD`] word, as a whole word, in the code of a [`QUIET`] module.
+fn loud(mods: &BTreeMap<ModPath, String>) -> Vec<String> {
+    let mut out = Vec::new();
+    for (m, text) in mods {
+        if !QUIET.contains(&m[0].as_str()) || m.last().is_some_and(|n| n == "tests") {
+            continue;
+        }
+        let code = code(text);
+        for word in LOUD {
+            let whole = code.match_indices(word).any(|(i, _)| {
+                let ident = |c: char| c.is_alphanumeric() || c == '_';
+                let before = code[..i].chars().next_back().is_none_or(|c| !ident(c));
+                let after = code[i + word.len()..]
+                    .chars()
+                    .next()
+                    .is_none_or(|c| word.ends_with('!') || !ident(c));
+                before && after
+            });
+            if whole {
+                out.push(format!(
+                    "`{}` uses `{word}`: no text in or out below the tools",
+                    m.join("::")
+                ));
+            }
+        }
+    }
+    out
+}
+
 /// Layer breaches and cycles, one line each; empty when the layers hold.
 fn problems(mods: &BTreeMap<ModPath, String>) -> Vec<String> {
     let rank: BTreeMap<&str, u32> = LAYERS.iter().copied().collect();
@@ -258,21 +312,75 @@ fn the_layers_point_one_way_and_no_modules_import_each_other() {
 }
 
 #[test]
-fn the_check_sees_a_breach_and_a_cycle() {
-    let m = |p: &str, text: &str| {
-        let path: ModPath = p.split("::").map(str::to_string).collect();
-        (path, text.to_string())
-    };
+fn game_and_search_neither_read_stdin_nor_print() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mods = modules(&src);
+    assert!(
+        mods.contains_key(&vec!["search".to_string(), "connect4".to_string()]),
+        "src/ was read"
+    );
+    let found = loud(&mods);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+}
+
+#[test]
+fn the_quiet_check_sees_printing_and_reading() {
     let mods: BTreeMap<ModPath, String> = [
-        m("game", "use crate::search::{self, Limits};\n"),
-        m("search", "use crate::game::Move;\n"),
-        m("arena", "pub mod referee;\npub mod swap2;\n"),
-        m("arena::referee", "use super::swap2::{self, OpeningRule};\n"),
-        m(
+        module("search::a", "fn f() { println!(\"{}\", 1); }\n"),
+        module("search::b", "fn f() { eprint!(\"x\"); }\n"),
+        module("game::c", "use std::io::{stdin, BufRead};\n"),
+        module("game::d", "fn f() -> anyhow::Result<()> { Ok(()) }\n"),
+        module(
+            "game::e",
+            "fn f(out: &mut dyn std::io::Write) { let _ = std::io::stderr(); }\n",
+        ),
+        // Comments, test code, names that only contain a word, and the layers above pass.
+        module(
+            "search::f",
+            "// println!(\"x\");\nfn stdout_free(printed: u32) {}\n",
+        ),
+        module(
+            "search::g",
+            "#[cfg(test)]\nmod tests { fn f() { println!(); } }\n",
+        ),
+        module("search::tests", "fn f() { println!(); }\n"),
+        module(
+            "protocol",
+            "fn f() { println!(); let _ = std::io::stdin(); }\n",
+        ),
+    ]
+    .into_iter()
+    .collect();
+    let found = loud(&mods);
+    let has = |s: &str| found.iter().any(|f| f.starts_with(s));
+    assert!(has("`search::a` uses `println!`"), "{found:?}");
+    assert!(has("`search::b` uses `eprint!`"), "{found:?}");
+    assert!(has("`game::c` uses `stdin`"), "{found:?}");
+    assert!(has("`game::d` uses `anyhow`"), "{found:?}");
+    assert!(has("`game::e` uses `stderr`"), "{found:?}");
+    assert_eq!(found.len(), 5, "{found:?}");
+}
+
+/// A module of the detectors' tests: its path (`arena::referee`) and its text.
+fn module(path: &str, text: &str) -> (ModPath, String) {
+    (
+        path.split("::").map(str::to_string).collect(),
+        text.to_string(),
+    )
+}
+
+#[test]
+fn the_check_sees_a_breach_and_a_cycle() {
+    let mods: BTreeMap<ModPath, String> = [
+        module("game", "use crate::search::{self, Limits};\n"),
+        module("search", "use crate::game::Move;\n"),
+        module("arena", "pub mod referee;\npub mod swap2;\n"),
+        module("arena::referee", "use super::swap2::{self, OpeningRule};\n"),
+        module(
             "arena::swap2",
             "// use super::referee::judge;\nuse super::{referee::judge, Named};\n",
         ),
-        m("base", "#[cfg(test)]\nmod tests { use crate::cli::Cli; }\n"),
+        module("base", "#[cfg(test)]\nmod tests { use crate::cli::Cli; }\n"),
     ]
     .into_iter()
     .collect();

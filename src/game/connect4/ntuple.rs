@@ -3,7 +3,8 @@
 //! its cells' states (empty and out of reach, empty and playable now, first player's stone,
 //! second player's stone); the value is tanh of the sum of the looked-up weights, from the
 //! first player's point of view, and the mirror image of every tuple shares its table.
-//! Trained by temporal-difference learning on self-play ([`train`]).
+//! Trained by temporal-difference learning on self-play (`pbrain-wuzi solve --train-ntuple`,
+//! [`crate::train`]), through [`Tracker`] and [`NTuple::learn`].
 
 use super::bits::Bits;
 use super::position::{Geometry, Position};
@@ -145,7 +146,7 @@ impl NTuple {
 
     /// The weight sum of the position whose indices are `idx` (its value is the sum's tanh).
     #[inline]
-    fn sum(&self, idx: &[u32]) -> f32 {
+    pub fn sum(&self, idx: &[u32]) -> f32 {
         let t = self.table_size();
         let at = |s: usize, i: u32| (s / 2) * t + i as usize;
         match &self.weights {
@@ -169,6 +170,16 @@ impl NTuple {
         match &mut self.weights {
             Weights::Float(w) => w,
             Weights::Quantised(_) => unreachable!("converted above"),
+        }
+    }
+
+    /// Adds `step` to every weight the position whose indices are `idx` reads: one
+    /// gradient step of a training rule on its sum.
+    pub fn learn(&mut self, idx: &[u32], step: f32) {
+        let t_size = self.table_size();
+        let w = self.float_weights();
+        for (s, &i) in idx.iter().enumerate() {
+            w[(s / 2) * t_size + i as usize] += step;
         }
     }
 
@@ -266,38 +277,6 @@ impl NTuple {
             Weights::Float(w) => w.iter().map(|&w| quantise(w)).collect(),
             Weights::Quantised(q) => q.clone(),
         }
-    }
-
-    /// One network whose sum is the mean of the sums of `nets` (the same board and tuple
-    /// length): their tuples side by side, every weight over their count, rounded to the
-    /// file's resolution. An ensemble's value in one network, which the search follows
-    /// like any other. `None` when the shapes differ or the tuples would be too many.
-    pub fn average(nets: &[NTuple]) -> Option<NTuple> {
-        let first = nets.first()?;
-        let shape = |n: &NTuple| (n.width, n.height, n.n);
-        if nets.iter().any(|n| shape(n) != shape(first)) {
-            return None;
-        }
-        let tuples: Vec<Vec<u16>> = nets
-            .iter()
-            .flat_map(|n| n.slots.iter().step_by(2).cloned())
-            .collect();
-        if tuples.len() > MAX_TUPLES {
-            return None;
-        }
-        let k = nets.len() as f32;
-        let weights = nets
-            .iter()
-            .flat_map(|n| n.quantised())
-            .map(|q| (f32::from(q) / k).round() as i16)
-            .collect();
-        Some(NTuple::from_tuples(
-            first.width,
-            first.height,
-            first.n,
-            tuples,
-            Some(Weights::Quantised(weights)),
-        ))
     }
 
     /// Reads [`NTuple::to_bytes`]'s form, refusing anything malformed.
@@ -421,14 +400,16 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// A position's slot indices kept up to date move by move, with their weight sum.
-struct Tracker {
+/// A game's slot indices kept up to date move by move, from the empty board: the positions
+/// a self-play game visits, without setting each one up again.
+pub struct Tracker {
     states: Vec<u8>,
     idx: Vec<u32>,
 }
 
 impl Tracker {
-    fn new(nt: &NTuple) -> Tracker {
+    /// The empty board's indices.
+    pub fn new(nt: &NTuple) -> Tracker {
         let mut states = vec![EMPTY; nt.width * nt.height];
         for c in 0..nt.width {
             states[c * nt.height] = PLAYABLE;
@@ -447,8 +428,13 @@ impl Tracker {
         }
     }
 
+    /// The indices of the position reached ([`NTuple::sum`] reads them).
+    pub fn indices(&self) -> &[u32] {
+        &self.idx
+    }
+
     /// Plays in column `col` at `row` for `first` (or the second player).
-    fn play(&mut self, nt: &NTuple, col: usize, row: usize, first: bool) {
+    pub fn play(&mut self, nt: &NTuple, col: usize, row: usize, first: bool) {
         let cell = col * nt.height + row;
         self.set(nt, cell, if first { FIRST } else { SECOND });
         if row + 1 < nt.height {
@@ -456,150 +442,13 @@ impl Tracker {
         }
     }
 
-    fn unplay(&mut self, nt: &NTuple, col: usize, row: usize) {
+    /// Takes back [`Tracker::play`] at `col`, `row`.
+    pub fn unplay(&mut self, nt: &NTuple, col: usize, row: usize) {
         let cell = col * nt.height + row;
         if row + 1 < nt.height {
             self.set(nt, cell + 1, EMPTY);
         }
         self.set(nt, cell, PLAYABLE);
-    }
-}
-
-/// The shape of the shipped network: 180 random walks of 8 cells, their mirror images
-/// sharing the tables (11.8M weights, 9% of them non-zero after training; 120 walks played
-/// 60 Elo weaker at 300 ms a move, and 120 walks of 7 cells 35 Elo weaker still, see README).
-pub const TUPLES: usize = 180;
-pub const TUPLE_CELLS: usize = 8;
-/// Mixed into the training seed to draw the tuples.
-pub const TUPLE_SEED: u64 = 0x5eed;
-
-/// Training settings.
-pub struct TrainOptions {
-    pub games: u64,
-    pub seed: u64,
-    /// Learning rate at the start and at the end (linear in between).
-    pub alpha: (f32, f32),
-    /// Exploration rate at the start and at the end.
-    pub epsilon: (f64, f64),
-    pub lambda: f32,
-}
-
-impl TrainOptions {
-    /// The shipped network's settings (README, "The n-tuple network").
-    pub fn shipped(games: u64, seed: u64) -> TrainOptions {
-        TrainOptions {
-            games,
-            seed,
-            alpha: (0.003, 0.0005),
-            epsilon: (0.1, 0.02),
-            lambda: 0.5,
-        }
-    }
-
-    /// Settings for training a network further (from a file): a third of the shipped
-    /// run's starting learning rate and half its exploration, so what the network knew is
-    /// moved, not overwritten.
-    pub fn further(games: u64, seed: u64) -> TrainOptions {
-        TrainOptions {
-            games,
-            seed,
-            alpha: (0.001, 0.0003),
-            epsilon: (0.05, 0.02),
-            lambda: 0.5,
-        }
-    }
-}
-
-/// Self-play temporal-difference learning (TD(λ), forward view over each finished game).
-/// Every player wins at once when it can and never lets the opponent win next move when
-/// it has a choice; otherwise it plays the afterstate of best value, or with probability ε
-/// a random move, after which the λ-return is cut and the state before it learns the value
-/// of the best move instead. `oracle` sees every position a player is about to move in (no
-/// immediate win there) and may end the game with its exact value for the first player
-/// (1, 0 or −1): the result of perfect play from there rather than of the 1-ply players'.
-/// `mover`, when it names a legal column, plays that one instead of the best afterstate
-/// (a deeper player: its games visit the positions strong play reaches). `report` sees the
-/// game count every so often.
-pub fn train<B: Bits>(
-    nt: &mut NTuple,
-    g: &Geometry<B>,
-    o: &TrainOptions,
-    oracle: &mut dyn FnMut(&Position<B>) -> Option<f32>,
-    mover: &mut dyn FnMut(&NTuple, &Position<B>) -> Option<usize>,
-    report: &mut dyn FnMut(u64, &NTuple),
-) {
-    let mut rng = Rng::new(o.seed);
-    let t_size = nt.table_size();
-    let mut record: Vec<(Vec<u32>, Option<f32>)> = Vec::new();
-    for game in 0..o.games {
-        let frac = game as f32 / o.games.max(1) as f32;
-        let alpha = o.alpha.0 + (o.alpha.1 - o.alpha.0) * frac;
-        let epsilon = o.epsilon.0 + (o.epsilon.1 - o.epsilon.0) * f64::from(frac);
-        let mut p = Position::<B>::empty();
-        let mut tr = Tracker::new(nt);
-        let mut heights = vec![0usize; nt.width];
-        record.clear();
-        let reward: f32 = loop {
-            let first = p.moves.is_multiple_of(2);
-            let sign = if first { 1.0 } else { -1.0 };
-            let possible = p.possible(g);
-            if possible.is_zero() {
-                break 0.0;
-            }
-            if !(p.winning(g) & possible).is_zero() {
-                break sign;
-            }
-            if let Some(v) = oracle(&p) {
-                break v;
-            }
-            let nl = p.non_losing_moves(g);
-            let pool = if nl.is_zero() { possible } else { nl };
-            let cols: Vec<usize> = Position::columns_in(g, pool).collect();
-            // The best afterstate for the mover.
-            let mut best = (f32::NEG_INFINITY, cols[0], 0.0f32);
-            for &c in &cols {
-                tr.play(nt, c, heights[c], first);
-                let v = nt.sum(&tr.idx).tanh();
-                tr.unplay(nt, c, heights[c]);
-                if sign * v > best.0 {
-                    best = (sign * v, c, v);
-                }
-            }
-            let explore = cols.len() > 1 && rng.unit() < epsilon;
-            let col = if explore {
-                cols[rng.below(cols.len())]
-            } else {
-                mover(nt, &p).filter(|c| cols.contains(c)).unwrap_or(best.1)
-            };
-            // The state before a random move learns the best move's value instead.
-            if explore {
-                if let Some(last) = record.last_mut() {
-                    last.1 = Some(best.2);
-                }
-            }
-            tr.play(nt, col, heights[col], first);
-            heights[col] += 1;
-            p.play_col(g, col);
-            record.push((tr.idx.clone(), None));
-        };
-        // λ-returns backwards; the last afterstate's successor is the end of the game.
-        let mut target = reward;
-        for t in (0..record.len()).rev() {
-            let (ref idx, cut) = record[t];
-            if let Some(v) = cut {
-                target = v;
-            }
-            let v = nt.sum(idx).tanh();
-            let step = alpha * (target - v) * (1.0 - v * v);
-            let w = nt.float_weights();
-            for (s, &i) in idx.iter().enumerate() {
-                w[(s / 2) * t_size + i as usize] += step;
-            }
-            target = (1.0 - o.lambda) * v + o.lambda * target;
-        }
-        if (game + 1) % 10_000 == 0 {
-            report(game + 1, nt);
-        }
     }
 }
 
@@ -646,149 +495,14 @@ mod tests {
     }
 
     #[test]
-    fn an_average_sums_to_the_mean_of_its_networks() {
-        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let trained = |seed| {
-            let mut nt = NTuple::random(7, 6, 10, 5, seed);
-            train(
-                &mut nt,
-                &g,
-                &TrainOptions::shipped(300, seed),
-                &mut |_| None,
-                &mut |_, _| None,
-                &mut |_, _| {},
-            );
-            NTuple::from_bytes(&nt.to_bytes()).unwrap()
-        };
-        let (a, b) = (trained(1), trained(2));
-        let avg = NTuple::average(&[a, b]).unwrap();
-        let (a, b) = (trained(1), trained(2));
-        assert_eq!(avg.slot_count(), a.slot_count() + b.slot_count());
-        let sum = |n: &NTuple, seq| n.sum(&n.root_indices(&g, &parse_sequence(&g, seq).unwrap()));
-        for seq in ["", "4453", "44444", "1234567"] {
-            let mean = (sum(&a, seq) + sum(&b, seq)) / 2.0;
-            // Each of 40 weights rounded by at most half a step.
-            assert!((sum(&avg, seq) - mean).abs() <= 20.0 / QUANT, "{seq}");
-        }
-        assert_ne!(sum(&avg, "4453"), 0.0);
-        // One network is its own average, byte for byte.
-        assert_eq!(
-            NTuple::average(&[trained(1)]).unwrap().to_bytes(),
-            a.to_bytes()
-        );
-        // Another board or tuple length cannot join.
-        assert!(NTuple::average(&[a, NTuple::random(7, 6, 10, 4, 1)]).is_none());
-        assert!(NTuple::average(&[b, NTuple::random(6, 6, 10, 5, 1)]).is_none());
-        assert!(NTuple::average(&[]).is_none());
-    }
-
-    #[test]
-    fn an_oracle_ends_each_game_with_the_value_it_teaches() {
-        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let o = TrainOptions {
-            games: 300,
-            seed: 1,
-            alpha: (0.01, 0.005),
-            epsilon: (0.1, 0.1),
-            lambda: 0.5,
-        };
-        // Called on every position about to be moved in (no immediate win is possible
-        // before the first player's third stone); says "first player wins" (or loses) once
-        // four stones are down.
-        let taught = |v: f32| {
-            let mut nt = NTuple::random(7, 6, 12, 5, 3);
-            let mut asked = 0;
-            train(
-                &mut nt,
-                &g,
-                &o,
-                &mut |p| {
-                    asked += 1;
-                    (p.moves >= 4).then_some(v)
-                },
-                &mut |_, _| None,
-                &mut |_, _| {},
-            );
-            (nt, asked)
-        };
-        let (won, asked) = taught(1.0);
-        let (lost, _) = taught(-1.0);
-        // Every game asked at plies 0 to 4 and ended there.
-        assert_eq!(asked, 300 * 5);
-        for seq in ["1234", "4433", "4747"] {
-            let p = parse_sequence(&g, seq).unwrap();
-            let (w, l) = (won.value(&g, &p), lost.value(&g, &p));
-            assert!(w > 0.2 && l < -0.2, "{seq}: {w} {l}");
-        }
-    }
-
-    #[test]
-    fn a_mover_chooses_the_moves_it_names() {
-        let g = Geometry::<u64>::new(7, 6, 4).unwrap();
-        let o = TrainOptions {
-            games: 50,
-            seed: 1,
-            alpha: (0.01, 0.005),
-            epsilon: (0.0, 0.0),
-            lambda: 0.5,
-        };
-        // The bottom cell of column 7 after each game's first move (the first move is
-        // never forced, and there is no exploration).
-        let run = |mover: &mut dyn FnMut(&NTuple, &Position<u64>) -> Option<usize>| {
-            let mut nt = NTuple::random(7, 6, 12, 5, 3);
-            let mut corner = Vec::new();
-            train(
-                &mut nt,
-                &g,
-                &o,
-                &mut |p| {
-                    if p.moves == 1 {
-                        corner.push(!(p.mask & g.cell(6, 0)).is_zero());
-                    }
-                    None
-                },
-                mover,
-                &mut |_, _| {},
-            );
-            (nt.to_bytes(), corner)
-        };
-        let mut asked = 0;
-        let (told, corner) = run(&mut |_, _| {
-            asked += 1;
-            Some(6)
-        });
-        assert_eq!(corner, vec![true; 50]);
-        assert!(asked >= 50 * 6, "{asked}");
-        let (alone, corner) = run(&mut |_, _| None);
-        assert!(
-            corner.iter().all(|&c| !c),
-            "the best afterstate is not the corner"
-        );
-        assert_ne!(told, alone);
-        // A column the mover names that is not a move (off the board) is not played.
-        let (off_board, _) = run(&mut |_, _| Some(99));
-        assert_eq!(off_board, alone);
-    }
-
-    #[test]
     fn file_form_keeps_the_values_and_refuses_damage() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
         let mut nt = NTuple::random(7, 6, 12, 5, 3);
-        let o = TrainOptions {
-            games: 300,
-            seed: 1,
-            alpha: (0.01, 0.005),
-            epsilon: (0.1, 0.1),
-            lambda: 0.5,
-        };
-        train(
-            &mut nt,
-            &g,
-            &o,
-            &mut |_| None,
-            &mut |_, _| None,
-            &mut |_, _| {},
-        );
+        let mut rng = Rng::new(1);
+        for seq in ["4453", "44444", "1234567", "4"] {
+            let idx = nt.root_indices(&g, &parse_sequence(&g, seq).unwrap());
+            nt.learn(&idx, (rng.unit() as f32 - 0.5) * 0.3);
+        }
         let bytes = nt.to_bytes();
         let back = NTuple::from_bytes(&bytes).unwrap();
         for seq in ["", "4453", "44444"] {

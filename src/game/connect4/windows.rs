@@ -34,14 +34,9 @@ pub const FEATURE_NAMES: [&str; FEATURES] = [
     "threats_other_row",
     "stacked_threats",
     "zugzwang",
-    "first_player",
-    "lowest_threats_good",
-    "lowest_threats_bad",
-    "threats_above_playable",
-    "threats_two_above_playable",
 ];
 /// Terms in [`Windows::features`].
-pub const FEATURES: usize = 12;
+pub const FEATURES: usize = 7;
 /// Bit planes of a per-cell stone count in [`Windows::open_windows`]: k is at most 16.
 const COUNT_PLANES: usize = 5;
 const _: () = assert!(1 << COUNT_PLANES > super::MAX_SIZE);
@@ -244,8 +239,8 @@ impl<B: Bits> Windows<B> {
     }
 
     /// The terms of the evaluation ([`FEATURE_NAMES`]), from the side to move's point of
-    /// view: each is the side to move's count minus the other side's, except the two
-    /// signs (the zugzwang verdict and who moved first).
+    /// view: each is the side to move's count minus the other side's, except the zugzwang
+    /// verdict's sign.
     pub fn features(&self, g: &Geometry<B>, p: &Position<B>) -> [i32; FEATURES] {
         self.features_given(g, p, &p.threats(g))
     }
@@ -269,21 +264,6 @@ impl<B: Bits> Windows<B> {
         let sign = if me_first { 1 } else { -1 };
         let cols = zugzwang::threat_columns(g, p, self.odd_empty);
         f[6] = sign * i32::from(zugzwang::verdict(cols, g.cells() % 2 == 1));
-        f[7] = sign;
-        // Each side's lowest threats on the parity that favours it at the zugzwang point,
-        // and on the other.
-        let (first_good, first_bad) = (cols.first_odd as i32, cols.first_even as i32);
-        let (second_good, second_bad) = (cols.second_even as i32, cols.second_odd as i32);
-        f[8] = sign * (first_good - second_good);
-        f[9] = sign * (first_bad - second_bad);
-        // A threat right above a playable cell forbids that cell to the other side: the
-        // column is frozen until someone gives in, and the other side has one move fewer.
-        let possible = p.possible(g);
-        let above = possible.shl(1);
-        f[10] = count(mine & above) - count(theirs & above);
-        // Two above: whoever plays the playable cell, the other side may not follow on it.
-        let above2 = (above & g.board).shl(1);
-        f[11] = count(mine & above2) - count(theirs & above2);
         f
     }
 
@@ -353,20 +333,7 @@ mod tests {
     /// back, on both players' turns and with threats, stacks and a zugzwang on the board.
     #[test]
     fn features_rebuild_the_hand_set_evaluation() {
-        let hand = [
-            4,
-            21,
-            72,
-            120,
-            50,
-            STACKED_THREATS,
-            ZUGZWANG_WIN,
-            0,
-            0,
-            0,
-            0,
-            0,
-        ];
+        let hand = [4, 21, 72, 120, 50, STACKED_THREATS, ZUGZWANG_WIN];
         for (w, h, seqs) in [
             (7, 6, ["", "4", "2233447", "41516", "4455", "3344557"]),
             (12, 6, ["", "6", "45678", "4a5b6c", "556677a", "1122335"]),
@@ -385,31 +352,20 @@ mod tests {
         }
     }
 
-    /// The threat terms and the signs, on a position where both sides have threats on
-    /// their good rows, X's below O's, and the second player is to move.
+    /// The threat terms and the zugzwang's sign, on a position where both sides have
+    /// threats on their good rows, X's below O's, and the second player is to move.
     #[test]
     fn threat_terms_count_per_side() {
         let g = Geometry::<u64>::new(7, 6, 4).unwrap();
         let w = Windows::new(&g);
         // X: 2, 3, 4 on the bottom row (threats at 1 and 5, both on X's odd row 1); O to
-        // move, the second player.
+        // move, the second player. O holds 2, 3, 4 on the second row: two threats there
+        // (O's good, even row), right above X's; each side has two windows of three.
         let p = parse_sequence(&g, "2233447").unwrap();
         let f = w.features(&g, &p);
-        // O holds 2, 3, 4 on the second row: two threats there (O's good, even row), right
-        // above X's; each side has two windows of three.
-        assert_eq!(f[7], -1, "O moved second");
         assert_eq!((f[2], f[3], f[4], f[5]), (0, 0, 0, 0));
-        // Only the lowest threat of a column counts: both are X's, on its parity.
-        assert_eq!(f[8], -2);
-        assert_eq!(f[9], 0);
+        // Only the lowest threat of a column counts, and both are X's, on its parity.
         assert_eq!(f[6], -1, "X wins the zugzwang");
-        // O's two threats sit right above playable cells (X's own threats), none two above.
-        assert_eq!((f[10], f[11]), (2, 0));
-        // X on the third row of columns 2-4, O on the second, columns 1 and 5 empty, O to
-        // move: O's threats right above the playable cells, X's two above them.
-        let p = parse_sequence(&g, "222343344").unwrap();
-        let f = w.features(&g, &p);
-        assert_eq!((f[10], f[11]), (2, -2));
     }
 
     /// The bit-sliced window counts agree with a count window by window, on random

@@ -3,7 +3,7 @@
 //!
 //! An early 7×6 position can take the solver minutes, so the engine cannot find the perfect
 //! move in a Gomocup-style turn. The book holds, for every position a perfect player meets
-//! early on (built by [`super::book_build`]), the position's exact score and a column that
+//! early on (built by `pbrain-wuzi solve --book`, [`crate::solve::book`]), the position's exact score and a column that
 //! keeps it; past the book the solver is fast enough. A position and its mirror image share
 //! one entry (the smaller key), the column then mirrored.
 //!

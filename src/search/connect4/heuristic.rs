@@ -6,16 +6,17 @@
 //! the solver's safety rules (take an immediate win, never play a move that lets the
 //! opponent win at once, a single forced block is the only move) and a beam: below the root
 //! only the best `beam_percent` % of the moves (by threats created, then by the alignment
-//! value of the landing cell) are searched. Leaves are scored by an alignment evaluation:
-//! every window of k cells that one side can still fill is worth stones² / (cells still to
-//! fill + 1) to that side, and a pending threat (a cell that would complete k) adds a bonus
-//! that is larger on the rows where zugzwang favours its owner (odd rows from the bottom for
-//! the first player, even rows for the second).
+//! value of the landing cell) are searched. Leaves are scored by the alignment utility
+//! ([`Windows::alignment`]): every window of k cells that one side can still fill is worth
+//! stones² / (cells still to fill + 1) to that side.
 
-use crate::base::score::{mate_in, mated_in, WIN_MIN};
+use crate::base::score::{mate_in, mated_in};
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{Geometry, Position, Threats};
 use crate::game::connect4::windows::Windows;
+
+pub use super::deepen::BeamResult;
+use super::deepen::{deepen, Iterated};
 
 /// The rules every node of the heuristic searches applies before it searches: a full board
 /// is a draw, a win on the next move is taken, no move that does not lose is a loss, and a
@@ -51,30 +52,11 @@ pub(super) fn node_moves_given<B: Bits>(
 /// Nodes between two polls of the clock and the stop flag.
 const POLL_INTERVAL: u64 = 2048;
 
-/// What the beam search scores its leaves with.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Leaf {
-    /// The windows alone ([`Windows::alignment`]): the classic beam player's utility.
-    Alignment,
-    /// The windows with the threat terms ([`Windows::evaluate`]).
-    Threats,
-}
-
-/// What one finished iteration found.
-#[derive(Clone, Debug)]
-pub struct BeamResult {
-    pub col: usize,
-    pub score: i32,
-    pub depth: u32,
-    pub nodes: u64,
-}
-
 /// The beam search over one geometry.
 pub struct BeamSearch<'a, B: Bits> {
     g: &'a Geometry<B>,
     win: &'a Windows<B>,
     beam_percent: u32,
-    leaf: Leaf,
     pub nodes: u64,
     node_limit: Option<u64>,
     should_stop: &'a dyn Fn() -> bool,
@@ -93,7 +75,6 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             g,
             win,
             beam_percent: beam_percent.clamp(1, 100),
-            leaf: Leaf::Threats,
             nodes: 0,
             node_limit,
             should_stop,
@@ -101,43 +82,26 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
         }
     }
 
-    /// Scores the leaves with `leaf` (the threat terms by default).
-    pub fn with_leaf(mut self, leaf: Leaf) -> Self {
-        self.leaf = leaf;
-        self
-    }
-
-    /// Iterative deepening up to `max_depth`; `on_iteration` sees every finished iteration
-    /// and returns false to stop deepening (soft time limit). `None` only when the first
-    /// iteration could not finish or the position has no move.
+    /// Iterative deepening up to `max_depth` (the loop both heuristic searches share); `on_iteration` sees every
+    /// finished iteration and returns false to stop deepening (soft time limit). An
+    /// iteration cut short does not count. `None` only when the first iteration could not
+    /// finish or the position has no move.
     pub fn run(
         &mut self,
         p: &Position<B>,
         max_depth: u32,
         on_iteration: &mut dyn FnMut(&BeamResult) -> bool,
     ) -> Option<BeamResult> {
-        let mut best: Option<BeamResult> = None;
-        let remaining = (self.g.cells() - p.moves) as u32;
-        let mut first = None;
-        for depth in 1..=max_depth.clamp(1, remaining.max(1)) {
-            let (score, col) = self.root(p, depth, first);
-            if self.aborted {
-                break;
-            }
-            let Some(col) = col else { break };
-            first = Some(col);
-            let r = BeamResult {
-                col,
-                score,
-                depth,
+        let empty = (self.g.cells() - p.moves) as u32;
+        let mut iterate = |depth, previous| {
+            let (score, col) = self.root(p, depth, previous);
+            Iterated {
+                found: col.filter(|_| !self.aborted).map(|c| (score, c)),
+                ended: !self.aborted,
                 nodes: self.nodes,
-            };
-            best = Some(r.clone());
-            if !on_iteration(&r) || score.abs() >= WIN_MIN {
-                break;
             }
-        }
-        best
+        };
+        deepen(empty, max_depth, &mut iterate, on_iteration)
     }
 
     fn check_abort(&mut self) -> bool {
@@ -226,10 +190,7 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
             Err(score) => return score,
         };
         if depth == 0 {
-            return match self.leaf {
-                Leaf::Alignment => self.win.alignment(g, p),
-                Leaf::Threats => self.win.evaluate(g, p),
-            };
+            return self.win.alignment(g, p);
         }
         let moves = self.ordered(p, nl);
         let keep = ((moves.len() as u32 * self.beam_percent).div_ceil(100) as usize).max(1);
@@ -259,29 +220,6 @@ impl<'a, B: Bits> BeamSearch<'a, B> {
 mod tests {
     use super::*;
     use crate::game::connect4::position::parse_sequence;
-    use crate::game::connect4::windows::STACKED_THREATS;
-
-    /// From a 12×6 game the engine lost as the first player: White's stone at column 4
-    /// makes a threat right above another one in column 5, which wins.
-    #[test]
-    fn stacked_threats_count() {
-        let g = Geometry::<u128>::new(12, 6, 4).unwrap();
-        let w = Windows::new(&g);
-        let before = parse_sequence(&g, "6487823774468874").unwrap();
-        let opp = before.current ^ before.mask;
-        let theirs = g.winning_cells(opp, before.mask);
-        assert!(
-            !(theirs & theirs.shl(1)).is_zero(),
-            "White's stacked pair in column 5"
-        );
-        assert!(w.evaluate(&g, &before) <= -STACKED_THREATS + 500);
-        // Black to move before 7 and 4: column 7 (the game's move) allows the pair.
-        let p = parse_sequence(&g, "64878237744688").unwrap();
-        let never = || false;
-        let mut s = BeamSearch::new(&g, &w, 60, Some(300_000), &never);
-        let r = s.run(&p, 8, &mut |_| true).unwrap();
-        assert_ne!(r.col, 6, "column 7 lets White stack two threats");
-    }
 
     #[test]
     fn beam_search_blocks_and_wins() {

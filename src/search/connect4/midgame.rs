@@ -15,7 +15,7 @@
 //! Unlike the classic beam player's search ([`super::heuristic`]) nothing is cut by width:
 //! a beam drops the quiet moves that set up a zugzwang many plies later.
 
-use crate::base::score::{from_tt, is_decisive, mate_in, mated_in, to_tt, INFINITE, WIN_MIN};
+use crate::base::score::{from_tt, mate_in, mated_in, to_tt, INFINITE, WIN_MIN};
 use crate::game::connect4::bits::{mix64, Bits};
 use crate::game::connect4::ntuple::NTuple;
 use crate::game::connect4::position::{Geometry, Position, Threats};
@@ -23,7 +23,8 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::MAX_SIZE;
 use crate::search::table_memory::{prefetch, zeroed_box};
 
-use super::heuristic::{node_moves_given, BeamResult};
+use super::deepen::{deepen, BeamResult, Iterated};
+use super::heuristic::node_moves_given;
 
 /// Nodes between two polls of the clock and the stop flag: well under a millisecond, so the
 /// search stops close to its deadline even when a loaded machine slows it down.
@@ -230,33 +231,28 @@ impl<'a, B: Bits> MidSearch<'a, B> {
         }
     }
 
-    /// Iterative deepening up to `max_depth`; `on_iteration` sees every finished iteration
-    /// and returns false to stop deepening. An iteration cut short by the stop still counts
-    /// when it searched its first move (the previous best) to the end: the best move found
-    /// so far is then at least as well informed. `None` only when not even depth 1 ended.
+    /// Iterative deepening up to `max_depth` (the loop both heuristic searches share); `on_iteration` sees every
+    /// finished iteration and returns false to stop deepening. An iteration cut short by the
+    /// stop still counts when it searched its first move (the previous best) to the end: the
+    /// best move found so far is then at least as well informed. `None` only when not even
+    /// depth 1 ended.
     pub fn run(
         &mut self,
         p: &Position<B>,
         max_depth: u32,
         on_iteration: &mut dyn FnMut(&BeamResult) -> bool,
     ) -> Option<BeamResult> {
-        let mut best: Option<BeamResult> = None;
-        let remaining = (self.g.cells() - p.moves) as u32;
-        for depth in 1..=max_depth.clamp(1, remaining.max(1)) {
+        let empty = (self.g.cells() - p.moves) as u32;
+        // The table hands each iteration the previous best move.
+        let mut iterate = |depth, _previous| {
             let found = self.root(p, depth);
-            let Some((score, col)) = found else { break };
-            let r = BeamResult {
-                col,
-                score,
-                depth,
+            Iterated {
+                found,
+                ended: !self.aborted,
                 nodes: self.nodes,
-            };
-            best = Some(r.clone());
-            if self.aborted || !on_iteration(&r) || is_decisive(score) {
-                break;
             }
-        }
-        best
+        };
+        deepen(empty, max_depth, &mut iterate, on_iteration)
     }
 
     fn check_abort(&mut self) -> bool {
@@ -583,7 +579,9 @@ pub fn bench_nodes(depth: u32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::score::is_decisive;
     use crate::game::connect4::position::parse_sequence;
+    use crate::game::connect4::windows::STACKED_THREATS;
 
     fn search<B: Bits>(g: &Geometry<B>, seq: &str, depth: u32) -> BeamResult {
         let w = Windows::new(g);
@@ -592,6 +590,31 @@ mod tests {
         let never = || false;
         let mut s = MidSearch::new(g, &w, None, &mut tt, Some(2_000_000), &never);
         s.run(&p, depth, &mut |_| true).unwrap()
+    }
+
+    /// From a 12×6 game the engine lost as the first player: White's stone at column 4
+    /// makes a threat right above another one in column 5, which wins. (A check of the
+    /// beam search with the threat terms, the default player's search then, until this
+    /// search replaced it.)
+    #[test]
+    fn stacked_threats_count() {
+        let g = Geometry::<u128>::new(12, 6, 4).unwrap();
+        let w = Windows::new(&g);
+        let before = parse_sequence(&g, "6487823774468874").unwrap();
+        let opp = before.current ^ before.mask;
+        let theirs = g.winning_cells(opp, before.mask);
+        assert!(
+            !(theirs & theirs.shl(1)).is_zero(),
+            "White's stacked pair in column 5"
+        );
+        assert!(w.evaluate(&g, &before) <= -STACKED_THREATS + 500);
+        // Black to move before 7 and 4: column 7 (the game's move) allows the pair.
+        let p = parse_sequence(&g, "64878237744688").unwrap();
+        let never = || false;
+        let mut tt = Table::new(1 << 16);
+        let mut s = MidSearch::new(&g, &w, None, &mut tt, Some(300_000), &never);
+        let r = s.run(&p, 8, &mut |_| true).unwrap();
+        assert_ne!(r.col, 6, "column 7 lets White stack two threats");
     }
 
     #[test]

@@ -1,25 +1,19 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
 //! [`solver`], the [`midgame`] search the default player uses for positions the solver
 //! cannot finish in time, the classic beam search ([`heuristic`], `c4_player beam`), the
-//! classic [`players`] (random, greedy, Monte-Carlo, UCT), and the `solve` subcommand's
-//! driver ([`solve_cli`](mod@solve_cli)).
+//! classic [`players`] (random, greedy, Monte-Carlo, UCT). The `solve` subcommand's driver
+//! and the book builder are tools on top ([`crate::solve`]).
 
 pub mod book;
-pub mod book_build;
 pub mod data_source;
+mod deepen;
 pub mod heuristic;
 pub mod midgame;
 pub mod parallel;
 pub mod players;
 pub mod shipped_book;
 pub mod shipped_ntuple;
-pub mod solve_cli;
 pub mod solver;
-
-pub use solve_cli::{
-    average_ntuple_cli, bench_sets, features_cli, solve_cli, train_ntuple_cli, NtupleTraining,
-    SetStats, SolveOptions,
-};
 
 use crate::base::score::{mate_in, DRAW, WIN};
 use crate::game::connect4::bits::{Bits, Wide};
@@ -28,7 +22,7 @@ use crate::game::connect4::windows::Windows;
 use crate::game::connect4::{with_bits, Connect4};
 use crate::game::{Game, Move};
 use crate::search::{Iteration, Limits, SearchResult, ThinkContext};
-use heuristic::{BeamSearch, Leaf};
+use heuristic::BeamSearch;
 use solver::{Solver, TransTable};
 use std::time::{Duration, Instant};
 
@@ -282,7 +276,7 @@ fn solver_deadline_near(optimum: Option<Instant>, maximum: Option<Instant>) -> O
 }
 
 /// What the solver phase settled.
-pub(super) enum Solved {
+pub enum Solved {
     /// A column with its engine score (exact, or a proven bound).
     Move(usize, i32),
     /// Nothing usable in the budget (or a proven loss without its length): search on.
@@ -293,7 +287,7 @@ pub(super) enum Solved {
 /// score), then, with the budget left, the exact score for the fastest win or slowest loss.
 /// A proven win or draw is played even when the exact score does not fit: its move keeps the
 /// value, and a won game on a finite board ends anyway.
-pub(super) fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
+pub fn decide<B: Bits>(s: &mut Solver<'_, B>, g: &Geometry<B>, p: &Position<B>) -> Solved {
     let remaining = g.cells() - p.moves;
     let Some((sign, weak_col)) = s.best_move_weak(p) else {
         return Solved::Open;
@@ -425,17 +419,7 @@ fn beam_player<B: Bits>(
 ) -> Option<(usize, i32, u32, u64)> {
     let limits = ctx.limits.clone();
     let soft = limits.optimum.or(limits.maximum);
-    let (beam, nodes) = beam_phase(
-        game,
-        g,
-        p,
-        ctx,
-        start,
-        soft,
-        limits.max_nodes,
-        0,
-        Leaf::Alignment,
-    );
+    let (beam, nodes) = beam_phase(game, g, p, ctx, start, soft, limits.max_nodes, 0);
     let found = beam.or_else(|| any_safe_move(g, p))?;
     Some((found.col, found.score.clamp(-WIN, WIN), found.depth, nodes))
 }
@@ -611,7 +595,6 @@ fn beam_phase<B: Bits>(
     soft: Option<Instant>,
     node_cap: Option<u64>,
     nodes_before: u64,
-    leaf: Leaf,
 ) -> (Option<heuristic::BeamResult>, u64) {
     let limits = &ctx.limits;
     let remaining = g.cells() - p.moves;
@@ -621,8 +604,7 @@ fn beam_phase<B: Bits>(
     let hard = limits.maximum;
     let beam_stop = move || stop.is_set() || hard.is_some_and(|t| Instant::now() >= t);
     let windows = Windows::new(g);
-    let mut search =
-        BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop).with_leaf(leaf);
+    let mut search = BeamSearch::new(g, &windows, beam_percent, node_cap, &beam_stop);
     let report = &mut ctx.report;
     let iter_start = Instant::now();
     let found = search.run(p, max_depth, &mut |r| {

@@ -13,7 +13,7 @@
 //! reduced logarithmically, reverse futility cuts shallow nodes far above beta, a likely
 //! cut node searches its quiet moves a ply shallower, and a singular table move gets a ply
 //! more. Each is tuned by a field of [`Params`]; the ideas screened and not kept are listed
-//! in `docs/removed-search.md`.
+//! in `docs/techniques.md`.
 //!
 //! Lazy SMP: several threads run this same search on their own copy of the position and
 //! share only the transposition table; helpers start at staggered depths so they fill the

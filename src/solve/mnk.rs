@@ -6,9 +6,9 @@
 //! the published small values from the empty board, so a change to the solver that breaks
 //! one shows at once, with its cost.
 
-use super::search::{solve, SolveLimits, Value};
 use crate::game::mnk::{Mnk, SizeError};
 use crate::game::{Game, Move};
+use crate::search::mnk::{solve, SolveLimits, Value};
 use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::time::Instant;

@@ -10,17 +10,15 @@
 //! is reset before each position so that node counts do not depend on the order of the
 //! lines (the reset clears only the slots the previous search wrote).
 
-use super::midgame;
-use super::parallel::solve_parallel;
-use super::solver::{Solver, TransTable, DEFAULT_TT_ENTRIES};
 use crate::game::connect4::bits::{Bits, Wide};
-use crate::game::connect4::ntuple;
-use crate::game::connect4::position::{parse_sequence, Geometry, Position};
+use crate::game::connect4::position::{parse_sequence, Geometry};
 use crate::game::connect4::windows::{Windows, FEATURE_NAMES};
 use crate::game::connect4::{DEFAULT_K, MAX_SIZE, MIN_SIZE};
+use crate::search::connect4::parallel::solve_parallel;
+use crate::search::connect4::solver::{TransTable, DEFAULT_TT_ENTRIES};
 use anyhow::Context;
 use std::io::{BufRead, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 /// Largest table `--tt-entries` may ask for (8 bytes each: 1 GB), for the long solves of
@@ -44,7 +42,7 @@ pub struct SolveOptions {
     pub tt_entries: usize,
     /// Give up a position after this many seconds (`TIMEOUT` line).
     pub timeout_s: Option<f64>,
-    /// Threads sharing the table (see [`super::parallel`]).
+    /// Threads sharing the table (see [`crate::search::connect4::parallel`]).
     pub threads: usize,
 }
 
@@ -242,189 +240,6 @@ pub fn features_cli(
     o.check()?;
     writeln!(out, "# position {}", FEATURE_NAMES.join(" "))?;
     crate::game::connect4::with_bits!(o.width, o.height, features_run(o, input, out))
-}
-
-/// What `solve --train-ntuple` trains.
-#[derive(Clone, Debug, PartialEq)]
-pub struct NtupleTraining {
-    pub games: u64,
-    pub seed: u64,
-    /// Tuples of the network ([`ntuple::TUPLES`] for the shipped one).
-    pub tuples: usize,
-    /// Cells in a tuple ([`ntuple::TUPLE_CELLS`] for the shipped one).
-    pub cells: usize,
-    /// Train this network further instead of a new one (its shape replaces `tuples` and
-    /// `cells`).
-    pub init: Option<PathBuf>,
-    /// From this ply on, every other ply, a game ends at the solver's exact result when a
-    /// weak solve within [`ORACLE_NODES`] settles it.
-    pub solve_from: Option<usize>,
-    /// The games' moves chosen by the midgame search to this depth (hand-set terms plus the
-    /// network being trained) instead of the best afterstate.
-    pub search_depth: Option<u32>,
-}
-
-/// Solver nodes a training game may spend on one position: a few milliseconds, so that the
-/// positions it settles are the ones it settles cheaply and the games still come by the
-/// hundred thousand (on 12×6 from ply 40 it settled 65% of the positions it was given,
-/// about 2 ms a game in all).
-pub const ORACLE_NODES: u64 = 50_000;
-/// Solver table for the training games' solves.
-const ORACLE_TT_ENTRIES: usize = 1 << 22;
-/// Midgame table for the training games' searches (`--ntuple-search-depth`): a shallow
-/// search visits a few thousand nodes a move.
-const MOVER_TT_ENTRIES: usize = 1 << 16;
-
-/// `pbrain-wuzi solve --train-ntuple FILE`: an n-tuple value network for the board of `o`,
-/// trained by self-play ([`ntuple::train`], the shipped 12×6 network's settings), written
-/// to `path`; progress on `log`.
-pub fn train_ntuple_cli(
-    o: &SolveOptions,
-    t: &NtupleTraining,
-    path: &Path,
-    log: &mut dyn Write,
-) -> anyhow::Result<()> {
-    o.check()?;
-    crate::game::connect4::with_bits!(o.width, o.height, train_run(o, t, path, log))
-}
-
-fn train_run<B: Bits>(
-    o: &SolveOptions,
-    t: &NtupleTraining,
-    path: &Path,
-    log: &mut dyn Write,
-) -> anyhow::Result<()> {
-    let g = Geometry::<B>::new(o.width, o.height, o.k).context("board does not fit")?;
-    anyhow::ensure!(
-        (1..=ntuple::MAX_TUPLES).contains(&t.tuples),
-        "--ntuple-tuples must be 1 to {}",
-        ntuple::MAX_TUPLES
-    );
-    anyhow::ensure!(
-        (1..=ntuple::MAX_N.min(o.width * o.height)).contains(&t.cells),
-        "--ntuple-cells must be 1 to {} on this board",
-        ntuple::MAX_N.min(o.width * o.height)
-    );
-    let (mut nt, options) = match &t.init {
-        Some(init) => (
-            read_ntuple(init, o)?,
-            ntuple::TrainOptions::further(t.games, t.seed),
-        ),
-        None => (
-            ntuple::NTuple::random(
-                o.width,
-                o.height,
-                t.tuples,
-                t.cells,
-                t.seed ^ ntuple::TUPLE_SEED,
-            ),
-            ntuple::TrainOptions::shipped(t.games, t.seed),
-        ),
-    };
-    let mut tt = TransTable::new(if t.solve_from.is_some() {
-        ORACLE_TT_ENTRIES
-    } else {
-        1
-    });
-    let (mut asked, mut settled) = (0u64, 0u64);
-    let mut oracle = |p: &Position<B>| {
-        let from = t.solve_from?;
-        if p.moves < from || !(p.moves - from).is_multiple_of(2) {
-            return None;
-        }
-        asked += 1;
-        let v = Solver::new(&g, &mut tt)
-            .with_node_limit(Some(ORACLE_NODES))
-            .solve(p, true)?;
-        settled += 1;
-        let mover = v.signum() as f32;
-        Some(if p.moves.is_multiple_of(2) {
-            mover
-        } else {
-            -mover
-        })
-    };
-    let windows = Windows::new(&g);
-    let mut mid_tt = midgame::Table::new(MOVER_TT_ENTRIES);
-    let never = || false;
-    let mut mover = |nt: &ntuple::NTuple, p: &Position<B>| {
-        let depth = t.search_depth?;
-        mid_tt.next_generation();
-        midgame::MidSearch::new(&g, &windows, Some(nt), &mut mid_tt, None, &never)
-            .run(p, depth, &mut |_| true)
-            .map(|r| r.col)
-    };
-    let start = Instant::now();
-    ntuple::train(
-        &mut nt,
-        &g,
-        &options,
-        &mut oracle,
-        &mut mover,
-        &mut |games, _| {
-            if games % 100_000 == 0 {
-                let _ = writeln!(log, "{games} games, {:.0} s", start.elapsed().as_secs_f64());
-            }
-        },
-    );
-    if t.solve_from.is_some() {
-        writeln!(
-            log,
-            "the solver settled {settled} of the {asked} positions it was given"
-        )?;
-    }
-    let bytes = nt.to_bytes();
-    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    writeln!(log, "wrote {} ({} bytes)", path.display(), bytes.len())?;
-    Ok(())
-}
-
-/// The n-tuple network in the file `path`, which must be one for the options' board.
-fn read_ntuple(path: &Path, o: &SolveOptions) -> anyhow::Result<ntuple::NTuple> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let nt = ntuple::NTuple::from_bytes(&bytes)
-        .with_context(|| format!("{}: not an n-tuple network", path.display()))?;
-    anyhow::ensure!(
-        (nt.width, nt.height) == (o.width, o.height),
-        "{}: a network for {}x{}, not {}x{}",
-        path.display(),
-        nt.width,
-        nt.height,
-        o.width,
-        o.height
-    );
-    Ok(nt)
-}
-
-/// Writes to `path` the average ([`ntuple::NTuple::average`]) of the networks in the files
-/// `inputs`, each of which must be a network for the options' board.
-pub fn average_ntuple_cli(
-    o: &SolveOptions,
-    path: &Path,
-    inputs: &[PathBuf],
-    log: &mut dyn Write,
-) -> anyhow::Result<()> {
-    o.check()?;
-    let nets = inputs
-        .iter()
-        .map(|input| read_ntuple(input, o))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let avg = ntuple::NTuple::average(&nets).with_context(|| {
-        format!(
-            "the networks differ in tuple length, or have more than {} tuples together",
-            ntuple::MAX_TUPLES
-        )
-    })?;
-    let bytes = avg.to_bytes();
-    std::fs::write(path, &bytes).with_context(|| format!("writing {}", path.display()))?;
-    writeln!(
-        log,
-        "wrote {} ({} tuples, {} bytes)",
-        path.display(),
-        avg.slot_count() / 2,
-        bytes.len()
-    )?;
-    Ok(())
 }
 
 /// Mean figures over one benchmark set.

@@ -19,11 +19,13 @@
 //! on disk is read first and its entries are trusted, so a build can be resumed or deepened;
 //! the book is saved every few minutes while building.
 
-use super::book::{canonical_key, fnv1a, Book, BookError, BookMove, MAX_KEY_BITS};
-use super::solver::{Solver, TransTable};
-use super::{decide, Solved};
 use crate::game::connect4::bits::Bits;
 use crate::game::connect4::position::{column_to_char, Geometry, Position};
+use crate::search::connect4::book::{
+    canonical_key, fnv1a, Book, BookError, BookMove, MAX_KEY_BITS,
+};
+use crate::search::connect4::solver::{Solver, TransTable};
+use crate::search::connect4::{decide, Solved};
 use anyhow::Context;
 use std::collections::{HashMap, HashSet};
 use std::io::Write;
