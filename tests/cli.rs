@@ -260,12 +260,9 @@ fn solve_features_prints_the_evaluation_terms() {
     let terms = names.len() - 2;
     let empty: Vec<&str> = lines[1].split_whitespace().collect();
     assert_eq!(empty.len(), terms + 1, "{out}");
-    // The empty board: no window, threat or verdict; only the first player's sign.
+    // The empty board: no window, threat or verdict.
     assert_eq!(empty[0], "-");
-    assert!(
-        empty[1..].iter().filter(|x| **x != "0").count() == 1,
-        "{out}"
-    );
+    assert!(empty[1..].iter().all(|x| *x == "0"), "{out}");
     assert!(lines[3].starts_with("77777777 ERROR"), "{out}");
     // X to move with three in a row on the bottom of a 12-wide board, open at both ends:
     // more windows of three and more threats than O.
