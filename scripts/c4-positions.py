@@ -10,9 +10,12 @@ same list on any machine (Python's Mersenne Twister is specified).
 usage: scripts/c4-positions.py [--seed N] [--count N] [--min-plies N] [--max-plies N]
                                [--width W] [--height H]
 """
+import sys
+import os
 import argparse
 import random
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))  # the shared helpers in scripts/lib
 from c4bits import wins
 
 

@@ -11,12 +11,15 @@ row from the top + 1, so a stone in column c landing on the bottom row of a boar
 is `<c>H`. The same seed gives the same list on any machine (Python's Mersenne Twister is
 specified; the solver's verdicts are exact, only a slow machine may keep a few more).
 
-usage: scripts/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4] [--seed 16]
+usage: scripts/lab/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4] [--seed 16]
                               [--solver target/release/pbrain-wuzi] [--decided-s 0.2]
 """
+import sys
+import os
 import argparse
 import random
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))  # the shared helpers in scripts/lib
 from c4bits import solve_weak, wins
 
 
