@@ -869,21 +869,7 @@ fn fuzz_one(seed: u64) -> Figures {
     let mut s = Session::spawn();
     s.write_all(bytes);
     if cut {
-        s.stdin = None;
-        loop {
-            match s.lines.recv_timeout(HANG) {
-                Ok(line) => f.count(&line),
-                Err(mpsc::RecvTimeoutError::Disconnected) => break,
-                Err(mpsc::RecvTimeoutError::Timeout) => {
-                    panic!("seed {seed}: {} after the end of input", s.gone())
-                }
-            }
-        }
-        let st = s.wait_exit(HANG);
-        assert!(
-            st.is_some_and(|st| st.success()),
-            "seed {seed}: exit at the end of input: {st:?}"
-        );
+        end_input_and_exit(&mut s, &mut f, &format!("seed {seed}"));
         return f;
     }
     // Close any block the garbage left open, then a line that can only be echoed back.
@@ -909,6 +895,46 @@ fn fuzz_one(seed: u64) -> Figures {
         "seed {seed}: END did not end"
     );
     f
+}
+
+/// Closes the engine's stdin; it must print only protocol lines and then exit 0.
+fn end_input_and_exit(s: &mut Session, f: &mut Figures, what: &str) {
+    s.stdin = None;
+    loop {
+        match s.lines.recv_timeout(HANG) {
+            Ok(line) => f.count(&line),
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                panic!("{what}: {} after the end of input", s.gone())
+            }
+        }
+    }
+    let st = s.wait_exit(HANG);
+    assert!(
+        st.is_some_and(|st| st.success()),
+        "{what}: exit at the end of input: {st:?}"
+    );
+}
+
+/// The end of input at every byte of a short session of each kind of game: inside a word,
+/// a number, a `BOARD` block, before or after the newline.
+#[test]
+fn end_of_input_at_every_byte_ends_the_engine_cleanly() {
+    let sessions = [
+        "INFO max_depth 1\nINFO timeout_turn 20\nSTART 15\nBEGIN\nTURN 7,8\nBOARD\n7,7,1\n\
+         8,8,2\nDONE\nTAKEBACK 8,8\nYXSHOWFORBID\n",
+        "INFO game connect4\nINFO timeout_turn 20\nRECTSTART 7,6\nBEGIN\nTURN 2,5\nRESTART\n",
+        "INFO game ninuki\nINFO max_depth 1\nSTART 15\nINFO captures_white 1\nBOARD\n7,7,1\n\
+         7,8,2\nDONE\n",
+    ];
+    let mut f = Figures::default();
+    for text in sessions {
+        for cut in 0..=text.len() {
+            let mut s = Session::spawn();
+            s.write_all(text.as_bytes()[..cut].to_vec());
+            end_input_and_exit(&mut s, &mut f, &format!("cut at byte {cut} of {text:?}"));
+        }
+    }
 }
 
 fn env_or<T: std::str::FromStr>(key: &str, default: T) -> T {
