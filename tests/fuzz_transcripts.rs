@@ -872,11 +872,14 @@ fn fuzz_one(seed: u64) -> Figures {
         end_input_and_exit(&mut s, &mut f, &format!("seed {seed}"));
         return f;
     }
-    // Close any block the garbage left open, then a line that can only be echoed back.
+    // Close any block the garbage left open, then two lines that can only be echoed back:
+    // a complaint the engine keeps for the next command (an `INFO max_memory` too small to
+    // work with) is the answer to the first, so only the second's echo is sure to come.
     let marker = format!("WUZI-MARKER-{seed}");
     s.send("DONE");
-    s.send(&marker);
-    let want = format!("UNKNOWN {marker}");
+    s.send(&format!("{marker}-a"));
+    s.send(&format!("{marker}-b"));
+    let want = format!("UNKNOWN {marker}-b");
     loop {
         let line = s
             .raw_line(HANG)
