@@ -19,6 +19,7 @@
 # per-machine job count (default: one job per CPU core). Progress lines of the shards are
 # printed as they come; `wuzi-arena status RUN_DIR/shard-*` summarises them at any time.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/arena-stage.sh"
 

@@ -18,6 +18,7 @@
 # (every shard starts with --resume). While it runs: wuzi-arena status RUN_DIR/shard-*.
 # With --wait the script stays until the merge job has ended and prints the report.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/arena-stage.sh"
 

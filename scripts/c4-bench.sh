@@ -4,6 +4,7 @@
 # usage: scripts/c4-bench.sh [BINARY] [extra solve args...]   (default: target/release/pbrain-wuzi)
 # The sets are read from C4_SETS, by default the copy shipped in tests/data/connect4.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 bin=${1:-target/release/pbrain-wuzi}
 shift || true
 sets=${C4_SETS:-$(dirname "$0")/../tests/data/connect4}

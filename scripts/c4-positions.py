@@ -10,10 +10,13 @@ same list on any machine (Python's Mersenne Twister is specified).
 usage: scripts/c4-positions.py [--seed N] [--count N] [--min-plies N] [--max-plies N]
                                [--width W] [--height H]
 """
+import sys
+import os
 import argparse
 import random
 
-from c4bits import wins
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))  # the shared helpers in scripts/lib
+from c4bits import distinct, random_quiet_position
 
 
 def main():
@@ -29,40 +32,12 @@ def main():
     if w > 35 or not 0 <= a.min_plies <= a.max_plies < w * h:
         ap.error("bad sizes")
     rng = random.Random(a.seed)
-    seen = set()
-    out = []
-    tries = 0
-    while len(out) < a.count:
-        tries += 1
-        if tries > 1000 * a.count:
-            raise SystemExit("cannot find enough positions")
-        plies = rng.randint(a.min_plies, a.max_plies)
-        heights = [0] * w
-        mine, theirs = 0, 0  # side to move, the other side
-        seq = []
-        ok = True
-        for _ in range(plies):
-            col = rng.choice([c for c in range(w) if heights[c] < h])
-            mine |= 1 << (col * (h + 1) + heights[col])
-            heights[col] += 1
-            seq.append("123456789abcdefghijklmnopqrstuvwxyz"[col])
-            if wins(mine, h):
-                ok = False
-                break
-            mine, theirs = theirs, mine
-        if not ok:
-            continue
-        # The side to move must not win at once.
-        if any(
-            heights[c] < h and wins(mine | 1 << (c * (h + 1) + heights[c]), h)
-            for c in range(w)
-        ):
-            continue
-        s = "".join(seq)
-        if s in seen:
-            continue
-        seen.add(s)
-        out.append(s)
+
+    def draw():
+        moves = random_quiet_position(rng, w, h, rng.randint(a.min_plies, a.max_plies))
+        return moves and "".join("123456789abcdefghijklmnopqrstuvwxyz"[c] for c, _ in moves)
+
+    out = distinct(a.count, draw, "positions")
     print("\n".join(out))
 
 

@@ -16,6 +16,7 @@
 # Run it under `nice -n 19` on a shared machine. Pons runs in an empty directory, so no
 # opening book of his is loaded; his table is kept from line to line, ours is reset.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 pons=${1:?usage: $0 PONS_DIR_OR_BINARY [COUNT] [SEED] [MIN_PLIES] [MAX_PLIES]}
 count=${2:-150}

@@ -17,11 +17,13 @@ on the machine's speed); --turn is the time fallback (default 5000 ms). --every 
 every K-th position. --shard I/N labels only positions whose index is I mod N, so several
 processes can share the work; concatenate their outputs.
 """
+import os
 import argparse
 import queue
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))  # the shared helpers in scripts/lib
 from pbrain import Engine
 
 EVAL_RE = re.compile(r"\b(?:Eval|ev) ([+-]?M?-?\d+)")

@@ -28,6 +28,7 @@ import sys
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))  # the shared helpers in scripts/lib
 from pbrain import Engine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

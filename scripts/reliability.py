@@ -18,7 +18,9 @@
   reliability.py memory [--limits 350,64,16] [--sizes 15,20,32] [--moves 12] [--turn 300]
       peak resident memory (VmHWM from /proc) per max_memory (MB) x board size.
 
-Times are wall clock from the write of the request to the read of the reply.
+Without --engine, the release binary is built first (`cargo build --release -q`, as the old
+scripts/stress.sh, timing.sh and memory.sh did); --no-build skips that. Times are wall clock
+from the write of the request to the read of the reply.
 """
 import argparse, os, random, subprocess, sys, threading, time, queue
 
@@ -457,7 +459,9 @@ def selfplay(args):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--engine", default=DEFAULT_ENGINE)
+    ap.add_argument("--engine", help=f"the engine to test (default: {DEFAULT_ENGINE}, built first)")
+    ap.add_argument("--no-build", action="store_true",
+                    help="use the default engine as it is, without cargo build --release")
     sub = ap.add_subparsers(dest="cmd", required=True)
     s = sub.add_parser("stress")
     s.add_argument("--games", type=int, default=1000)
@@ -488,6 +492,11 @@ def main():
     sp.add_argument("--rule", type=int, default=0)
     sp.add_argument("--threads", type=int, default=0, help="INFO thread_num (0: engine default)")
     a = ap.parse_args()
+    if a.engine is None:
+        a.engine = DEFAULT_ENGINE
+        if not a.no_build:
+            subprocess.run(["cargo", "build", "--release", "-q", "--manifest-path",
+                            os.path.join(ROOT, "Cargo.toml")], check=True)
     cmds = {"stress": stress, "timing": timing, "memory": memory, "start": start,
             "selfplay": selfplay}
     sys.exit(cmds[a.cmd](a))

@@ -9,6 +9,7 @@
 # 100 rounds (20000 games); results in arena-out/sprt-<branch>-<time>/. Options given after
 # BRANCH are appended and so override these (e.g. --sprt 0,10,0.05,0.05 --concurrency 1).
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [[ $# -lt 1 ]]; then
     echo "usage: $0 BRANCH [wuzi-arena options…]" >&2

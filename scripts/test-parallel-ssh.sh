@@ -12,6 +12,7 @@
 # Needs root (to install openssh-server and log in over ssh as root). The sshd is stopped
 # at the end, by its process id.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/cluster-test.sh"
 cluster_test_prepare --sshd

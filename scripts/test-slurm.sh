@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Tests scripts/arena-slurm.sh against a real Slurm: installs Slurm and munge if needed
-# (Debian's slurm-wlm, through scripts/install-cluster-tools.sh), starts a single-node
+# (Debian's slurm-wlm, through scripts/setup.sh), starts a single-node
 # cluster on this machine from a generated slurm.conf (slurmctld and slurmd on localhost,
 # on ports of their own, state in a temporary directory), submits a small sharded
 # tournament, waits for the merge job and checks its report against the same tournament
@@ -12,6 +12,7 @@
 # Needs root (to install packages and run the daemons). Builds the release binaries if
 # they are missing.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/scripts/lib/cluster-test.sh"
 cluster_test_prepare --slurm

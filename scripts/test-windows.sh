@@ -14,6 +14,7 @@
 # wine runs in its own prefix (target/windows/wineprefix) with a wineserver kept alive for the
 # run, so each engine start costs a process, not a wine boot; the server is stopped at exit.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 cd "$(dirname "$0")/.."
 root=$PWD
 

@@ -9,6 +9,7 @@
 # `--engine cmd=… arg=--x={NAME}` instead to substitute into arguments. The CSV goes to
 # arena-out/grid-<time>/grid.csv, the table to the terminal.
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
 if [[ $# -eq 0 ]]; then
     echo "usage: $0 --grid NAME=V1,V2,… [--grid …] [wuzi-arena options…]" >&2

@@ -425,10 +425,13 @@ fn every_level_answers_help_and_wrong_options_exit_2() {
 
 #[test]
 fn arena_parallel_script_runs_shards_two_at_a_time_and_merges() {
-    if Command::new("parallel").arg("--version").output().is_err() {
-        eprintln!("skipped: GNU parallel is not installed (scripts/install-cluster-tools.sh)");
-        return;
-    }
+    // A missing tool fails the test: a skip would pass without showing the script works.
+    let parallel = Command::new("parallel").arg("--version").output();
+    assert!(
+        parallel.is_ok_and(|o| o.status.success() && text(&o.stdout).contains("GNU parallel")),
+        "this test needs GNU parallel: install it with `sudo scripts/setup.sh` \
+         (or `apt-get install parallel`)"
+    );
     let root = scratch("parallel");
     let base = tournament(3);
     let table = one_machine(&base, &root.join("all"));

@@ -283,7 +283,7 @@ fn c4_losses_tells_a_blunder_from_a_game_lost_by_its_opening() {
     // Four 7×6 games from two openings, each played with both colours, where the solver
     // settles every position at once: in game 1 `default` throws away a won position with its
     // first move; in games 2 and 4 it had the losing side of a decided opening all along.
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/c4-losses.py");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/lab/c4-losses.py");
     let games = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/connect4/arena-losses.jsonl"

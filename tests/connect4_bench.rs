@@ -17,7 +17,7 @@ const SETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/connect4");
 
 /// Mean nodes and time per position on the three public sets; every score must be exact.
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture bench_public_sets"]
 fn bench_public_sets() {
     let mut out = std::io::stdout();
     let stats = bench_sets(Path::new(SETS), false, None, &mut out).unwrap();
@@ -42,20 +42,20 @@ fn solve_empty(weak: bool) {
 }
 
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture empty_board_weak"]
 fn empty_board_weak() {
     solve_empty(true);
 }
 
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture empty_board_strong"]
 fn empty_board_strong() {
     solve_empty(false);
 }
 
 /// The exact value of each first move on 7×6, for the first player.
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture first_move_values"]
 fn first_move_values() {
     let g = Geometry::<u64>::new(7, 6, 4).unwrap();
     let mut tt = TransTable::new(DEFAULT_TT_ENTRIES);
@@ -141,7 +141,7 @@ fn play_game(players: [&str; 2], first: usize, opening: &[usize], seed: u64) -> 
 
 /// In-process round robin of the five players on 7×6 from 2-ply openings, both colours.
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture round_robin"]
 fn round_robin() {
     let names = ["random", "greedy", "mc", "uct", "solver"];
     let openings: Vec<[usize; 2]> = vec![[3, 3], [3, 2], [2, 4], [1, 3], [4, 5], [0, 6]];
@@ -178,7 +178,7 @@ fn round_robin() {
 /// What the timed player does on 12×6 (beyond the solver early on): depth and nodes reached
 /// with a one-second move, from the empty board and a few moves in.
 #[test]
-#[ignore]
+#[ignore = "too long for the suite: cargo test --release --test connect4_bench -- --ignored --nocapture big_board_one_second"]
 fn big_board_one_second() {
     for seq in ["", "6a75", "667788a9b"] {
         let mut game = Connect4::new(12, 6, 4).unwrap();

@@ -510,7 +510,7 @@ fn same_position_same_key() {
 
 /// Make/undo speed: `cargo test --release --test gomoku_board -- --ignored --nocapture`.
 #[test]
-#[ignore]
+#[ignore = "a speed measurement, not a check: `cargo test --release --test gomoku_board -- --ignored --nocapture`"]
 fn bench_make_undo_15x15() {
     let ops = 4_000_000;
     // cold table builds first: what START pays

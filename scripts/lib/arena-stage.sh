@@ -118,7 +118,7 @@ parse_run_args() {
     shift 3
     ARENA_ARGS=("$@")
     if ! command -v "$tool" >/dev/null; then
-        echo "$tool is not installed: scripts/install-cluster-tools.sh $hint" >&2
+        echo "$tool is not installed: scripts/setup.sh $hint" >&2
         exit 1
     fi
 }

@@ -9,7 +9,7 @@ cluster_test_prepare() {
         echo "$0: run it as root (it installs packages and starts daemons)" >&2
         exit 1
     fi
-    "$root/scripts/install-cluster-tools.sh" "$1"
+    "$root/scripts/setup.sh" "$1"
     BIN=$root/target/release
     if [[ ! -x $BIN/wuzi-arena || ! -x $BIN/pbrain-wuzi ]]; then
         (cd "$root" && nice -n 19 cargo build --release --bins)

@@ -231,7 +231,7 @@ fn features_run<B: Bits>(
 
 /// `pbrain-wuzi solve --features`: the default player's evaluation terms of each position
 /// on `input` ([`FEATURE_NAMES`], the side to move's view), `position f1 f2 …` a line, for
-/// fitting the weights to solved positions (`scripts/c4-fit-eval.py`).
+/// fitting the weights to solved positions (`scripts/lab/c4-fit-eval.py`).
 pub fn features_cli(
     o: &SolveOptions,
     input: &mut dyn BufRead,

@@ -43,7 +43,7 @@ const FAR_SOLVER_SHARE: f64 = 0.2;
 /// Just beyond the solver's reach (up to this many empty cells past it), the solver's share
 /// instead: there a weak solve often ends in a few hundred milliseconds, and a win it proves
 /// is a game the heuristic search may still throw away (two of 23 losses at 1 s on 12×6
-/// were won positions at ply 33 played into a loss; see `scripts/c4-losses.py`).
+/// were won positions at ply 33 played into a loss; see `scripts/lab/c4-losses.py`).
 const BAND_SOLVER_SHARE: f64 = 0.5;
 const BAND_CELLS: usize = 8;
 const _: () = assert!(FAR_SOLVER_SHARE < BAND_SOLVER_SHARE && BAND_SOLVER_SHARE < 1.0);

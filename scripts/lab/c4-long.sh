@@ -4,7 +4,7 @@
 # weak solve of the empty board. Each line: position score nodes microseconds, or
 # position TIMEOUT nodes microseconds. The score is for the side to move (the second
 # player after a first move: the first move's value is its negative).
-# usage: scripts/c4-long.sh [BINARY] [MOVE_TIMEOUT_S] [EMPTY_TIMEOUT_S] [TT_ENTRIES]
+# usage: scripts/lab/c4-long.sh [BINARY] [MOVE_TIMEOUT_S] [EMPTY_TIMEOUT_S] [TT_ENTRIES]
 set -uo pipefail
 bin=${1:-target/release/pbrain-wuzi}
 move_t=${2:-1200}

@@ -11,15 +11,18 @@ its opening. Then, by opening (the arena plays each with both colours): how many
 engine won with both colours, lost with both, or split (one colour won, the other lost; a
 decided opening splits however well the loser defends).
 
-usage: scripts/c4-losses.py GAMES_JSONL --bin BIN [--engine default] [--timeout-s 5]
+usage: scripts/lab/c4-losses.py GAMES_JSONL --bin BIN [--engine default] [--timeout-s 5]
 prints one line per lost game, then a summary:
   game 18 opening 4565 as W, 59 plies: blunder at ply 33 (won -> lost)
   game 6 opening 4b41 as W, 19 plies: lost at ply 9, unknown at ply 7
 """
+import sys
+import os
 import argparse
 import collections
 import json
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))  # the shared helpers in scripts/lib
 from c4bits import NOTATION, solve_weak
 
 

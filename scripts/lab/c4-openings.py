@@ -11,13 +11,16 @@ row from the top + 1, so a stone in column c landing on the bottom row of a boar
 is `<c>H`. The same seed gives the same list on any machine (Python's Mersenne Twister is
 specified; the solver's verdicts are exact, only a slow machine may keep a few more).
 
-usage: scripts/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4] [--seed 16]
+usage: scripts/lab/c4-openings.py [--width 12] [--height 6] [--count 50] [--plies 4] [--seed 16]
                               [--solver target/release/pbrain-wuzi] [--decided-s 0.2]
 """
+import sys
+import os
 import argparse
 import random
 
-from c4bits import solve_weak, wins
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))  # the shared helpers in scripts/lib
+from c4bits import NOTATION, distinct, random_quiet_position, solve_weak
 
 
 def decided(solver, w, h, columns, seconds):
@@ -39,40 +42,18 @@ def main():
     if not (4 <= w <= 26 and 4 <= h <= 16 and 0 < a.plies < w * h):
         ap.error("bad sizes")
     rng = random.Random(a.seed)
-    seen = set()
-    out = []
-    tries = 0
-    while len(out) < a.count:
-        tries += 1
-        if tries > 1000 * a.count:
-            raise SystemExit("cannot find enough openings")
-        heights = [0] * w
-        mine, theirs = 0, 0  # side to move, the other side
-        cells = []
-        columns = ""
-        ok = True
-        for _ in range(a.plies):
-            col = rng.choice([c for c in range(w) if heights[c] < h])
-            mine |= 1 << (col * (h + 1) + heights[col])
-            cells.append("abcdefghijklmnopqrstuvwxyz"[col] + str(h - heights[col]))
-            columns += "123456789abcdefghijklmnopq"[col]
-            heights[col] += 1
-            if wins(mine, h):
-                ok = False
-                break
-            mine, theirs = theirs, mine
-        if not ok or any(
-            heights[c] < h and wins(mine | 1 << (c * (h + 1) + heights[c]), h)
-            for c in range(w)
-        ):
-            continue
-        line = "".join(cells)
-        if line in seen:
-            continue
-        seen.add(line)
-        if a.solver and decided(a.solver, w, h, columns, a.decided_s):
-            continue
-        out.append(line)
+
+    def draw():
+        moves = random_quiet_position(rng, w, h, a.plies)
+        if moves is None:
+            return None
+        cells = "".join("abcdefghijklmnopqrstuvwxyz"[c] + str(h - row) for c, row in moves)
+        return cells, "".join(NOTATION[c] for c, _ in moves)
+
+    def accept(opening):
+        return not (a.solver and decided(a.solver, w, h, opening[1], a.decided_s))
+
+    out = [cells for cells, _ in distinct(a.count, draw, "openings", accept)]
     print("\n".join(out))
 
 

@@ -10,11 +10,11 @@ method: the weights come out in the units the search already uses). One position
 (by a hash of its string) is held out, and the log loss of the current and the fitted
 weights on it is printed. --out rewrites src/game/connect4/eval_weights.rs (then run cargo fmt).
 
-usage: scripts/c4-fit-eval.py SOLVED... --bin target/release/pbrain-wuzi [--hand]
+usage: scripts/lab/c4-fit-eval.py SOLVED... --bin target/release/pbrain-wuzi [--hand]
                               [--width 12] [--height 6] [--out src/game/connect4/eval_weights.rs]
-The build's weights: scripts/c4-fit-eval.py scripts/data/c4-12x6-solved.txt --hand --bin ...
-Data: README, "Connect Four", the commands that produced scripts/data/c4-12x6-solved.txt
-(arena games, their positions by scripts/c4-game-positions.py, `solve --weak --timeout-s`).
+The build's weights: scripts/lab/c4-fit-eval.py scripts/lab/data/c4-12x6-solved.txt --hand --bin ...
+Data: README, "Connect Four", the commands that produced scripts/lab/data/c4-12x6-solved.txt
+(arena games, their positions by scripts/lab/c4-game-positions.py, `solve --weak --timeout-s`).
 """
 import argparse
 import math

@@ -7,12 +7,15 @@ solver's notation (the columns played, 1-based, `a` = 10), if the game lasted th
 Positions where the side to move wins at once are skipped (the solver refuses nothing, but
 they cost nothing either), as are repeats.
 
-usage: scripts/c4-game-positions.py GAMES_JSONL [--plies 30,35,40] [--per-ply N]
+usage: scripts/lab/c4-game-positions.py GAMES_JSONL [--plies 30,35,40] [--per-ply N]
 then:  ... | pbrain-wuzi solve --width W --height H --timeout-s 60
 """
+import sys
+import os
 import argparse
 import json
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))  # the shared helpers in scripts/lib
 from c4bits import NOTATION, wins
 
 
