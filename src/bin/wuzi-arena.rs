@@ -1,5 +1,5 @@
 //! `wuzi-arena`: the tournament runner behind `scripts/`. Argument dispatch only: the
-//! options are parsed by `wuzi::arena::cli`, the run is `wuzi::arena::app` (`merge` and
+//! options are parsed (with clap) by `wuzi::arena::cli`, the run is `wuzi::arena::app` (`merge` and
 //! `status` have modules of their own), and this file picks the referee (the crate's own
 //! rules, through `AnyGame`) for the chosen game. A command-line error exits with 2 after
 //! the usage lines, a failed run with 1.
@@ -82,8 +82,7 @@ fn run(o: &RunOptions) -> Result<()> {
 /// were caught before (exit 2).
 fn execute(command: Command) -> Result<()> {
     match command {
-        Command::Help => print!("{}", cli::USAGE),
-        Command::SubHelp(usage) => print!("{usage}"),
+        Command::Help(text) => print!("{text}"),
         Command::Version => println!("wuzi-arena {}", env!("CARGO_PKG_VERSION")),
         Command::ConvertOpenings {
             input,
@@ -119,10 +118,7 @@ fn main() -> ExitCode {
     let command = match cli::parse(&args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!(
-                "wuzi-arena: {e}\n{}(see --help)",
-                cli::synopsis(cli::usage_for(&args))
-            );
+            eprintln!("wuzi-arena: {e}\n{}(see --help)", e.usage);
             return ExitCode::from(2);
         }
     };
