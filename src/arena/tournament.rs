@@ -671,6 +671,7 @@ mod tests {
             moves: vec![TimedMove {
                 mv: Move::new(0, 0),
                 ms: 1,
+                thinking: None,
             }],
             outcome,
             termination,
