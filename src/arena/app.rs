@@ -34,7 +34,11 @@ pub enum AppError {
         asked: super::shard::Shard,
     },
     Io(std::io::Error),
+    Report(super::report::ReportError),
 }
+
+/// The shortest time between two rewrites of a `--report` page during a run.
+const PAGE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -49,6 +53,7 @@ impl fmt::Display for AppError {
                 dir.display()
             ),
             AppError::Io(e) => write!(f, "{e}"),
+            AppError::Report(e) => write!(f, "--report: {e}"),
         }
     }
 }
@@ -186,7 +191,18 @@ pub fn run<G: Game>(
     };
     let quiet = o.quiet;
     let mut clock = SessionClock::new();
+    // the live page: rewritten after a game at most every PAGE_EVERY (each rewrite reads
+    // the whole journal), and once more at the end
+    let mut page_written: Option<std::time::Instant> = None;
     let standings = tournament::run_with(&cfg, &control, referee, |_, st| {
+        if let (Some(page), Some(dir)) = (&o.report, &o.out_dir) {
+            if page_written.is_none_or(|t| t.elapsed() >= PAGE_EVERY) {
+                if let Err(e) = super::report::write(std::slice::from_ref(dir), page) {
+                    log::warn!("--report {}: {e}", page.display());
+                }
+                page_written = Some(std::time::Instant::now());
+            }
+        }
         if quiet {
             return;
         }
@@ -202,6 +218,9 @@ pub fn run<G: Game>(
     .map_err(AppError::Arena)?;
     if !quiet && live {
         writeln!(progress)?;
+    }
+    if let (Some(page), Some(dir)) = (&o.report, &o.out_dir) {
+        super::report::write(std::slice::from_ref(dir), page).map_err(AppError::Report)?;
     }
     report(o, &standings, o.csv.as_deref(), out, progress)?;
     Ok(standings)

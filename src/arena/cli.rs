@@ -61,6 +61,11 @@ pub enum Command {
     Status {
         dirs: Vec<PathBuf>,
     },
+    /// Write the HTML page of a run (or of its shards).
+    Report {
+        dirs: Vec<PathBuf>,
+        out: PathBuf,
+    },
     /// A help text to print (the top level's or a subcommand's).
     Help(String),
     Version,
@@ -102,6 +107,8 @@ pub struct RunOptions {
     pub shard: Shard,
     /// Continue the run in `out_dir`, keeping its finished games.
     pub resume: bool,
+    /// The HTML page rewritten as games end (needs `out_dir`, which it is made from).
+    pub report: Option<PathBuf>,
     /// The arguments as given, without those that only say where and how fast this machine
     /// runs its part (`--out`, `--concurrency`, `--quiet`, `--csv`, `--shard`, `--resume`):
     /// what the run manifest records so `merge` and `--resume` can compare runs.
@@ -110,8 +117,9 @@ pub struct RunOptions {
 
 /// Options that say where and how fast one machine plays its part, not which games it
 /// plays or how: they may differ between shards. The flag, and whether it takes a value.
-const LOCAL_OPTIONS: [(&str, bool); 6] = [
+const LOCAL_OPTIONS: [(&str, bool); 7] = [
     ("--out", true),
+    ("--report", true),
     ("--concurrency", true),
     ("--csv", true),
     ("--shard", true),
@@ -172,6 +180,12 @@ enum Sub {
         help_template = SUB_HELP_TEMPLATE
     )]
     Status(StatusArgs),
+    /// write one self-contained HTML page of a run: table, plots, every game replayable
+    #[command(
+        before_help = "wuzi-arena report: writes one HTML page of a run's --out directory (or of the shards of one run, as merge takes them) that opens from disk with no network: the table with scores per colour, the SPRT and Elo as games accumulate, time use, faults, results per opening, and every game replayable with what the engines reported while thinking.",
+        help_template = SUB_HELP_TEMPLATE
+    )]
+    Report(ReportArgs),
 }
 
 /// The game and its board, shared by a run and `gen-openings`.
@@ -268,6 +282,9 @@ struct RunArgs {
     /// keep the finished games in --out's games.jsonl, play the rest
     #[arg(long)]
     resume: bool,
+    /// rewrite this HTML page (wuzi-arena report) as games end, atomically (needs --out)
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
     /// a grid axis (repeat for more); {NAME} in arg= is replaced, else INFO NAME V
     #[arg(long, value_name = "NAME=V1,V2,...")]
     grid: Vec<String>,
@@ -343,6 +360,16 @@ struct MergeArgs {
     /// merge what is there: missing shards and games are listed on stderr instead of being an error
     #[arg(long)]
     partial: bool,
+}
+
+#[derive(Debug, Args)]
+struct ReportArgs {
+    /// a run's --out directory, or all the shard directories of one run
+    #[arg(value_name = "DIR", required = true)]
+    dirs: Vec<PathBuf>,
+    /// the page to write
+    #[arg(long, value_name = "FILE", default_value = "report.html")]
+    out: PathBuf,
 }
 
 #[derive(Debug, Args)]
@@ -486,6 +513,10 @@ pub fn parse(args: &[String]) -> Result<Command, CliError> {
             partial: m.partial,
         })),
         Some(Sub::Status(s)) => Ok(Command::Status { dirs: s.dirs }),
+        Some(Sub::Report(r)) => Ok(Command::Report {
+            dirs: r.dirs,
+            out: r.out,
+        }),
     };
     command.map_err(|message| CliError::new(args, message))
 }
@@ -533,6 +564,9 @@ impl RunArgs {
         let opening_rule = OpeningRule::parse(&self.opening_rule)
             .ok_or_else(|| format!("--opening-rule {}: use none or swap2", self.opening_rule))?;
         let mut setup = self.board.setup(self.draw_after)?;
+        if self.report.is_some() && self.out.is_none() {
+            return Err("--report needs --out DIR (the page is made from it)".into());
+        }
         if (self.resume || !shard.is_whole()) && self.out.is_none() {
             return Err(
                 "--shard and --resume need --out DIR (the results merge and resume read)".into(),
@@ -590,6 +624,7 @@ impl RunArgs {
             quiet: self.quiet,
             shard,
             resume: self.resume,
+            report: self.report,
             schedule_args: schedule_args(args),
         })
     }

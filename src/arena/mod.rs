@@ -28,6 +28,7 @@ pub mod opening;
 pub mod progress;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod shard;
 pub mod stats;
 pub mod status;

@@ -520,6 +520,10 @@ fn start_engine(seat: &mut Seat<'_>, setup: &GameSetup, tc: &TimeControl) -> Res
     Ok(())
 }
 
+/// An engine's answer to a move request: the raw coordinates, the milliseconds taken and
+/// what it reported while thinking.
+type Answer = ((i64, i64), u64, Option<Thinking>);
+
 /// Sends `INFO time_left` and the move request, and waits for the engine's `X,Y`.
 /// Returns the raw coordinates, the milliseconds taken and what the engine reported while
 /// thinking; charges the clock.
@@ -528,7 +532,7 @@ fn request_move(
     request: Vec<String>,
     player: &mut Player,
     tc: &TimeControl,
-) -> Result<((i64, i64), u64, Option<Thinking>), Failure> {
+) -> Result<Answer, Failure> {
     let Some(p) = seat.process.as_mut() else {
         return Err(Failure::new(Fault::Crash, "no process"));
     };

@@ -11,7 +11,7 @@ use wuzi::arena::balance::BalanceSpec;
 use wuzi::arena::cli::{self, Command, RunOptions};
 use wuzi::arena::referee::GameKind as ArenaKind;
 use wuzi::arena::referee::GameSetup;
-use wuzi::arena::{app, balance, merge, status};
+use wuzi::arena::{app, balance, merge, report, status};
 use wuzi::game::{AnyGame, CaptureRule, GameKind, GomokuRule};
 
 /// The crate's game kind for the arena's: the one place the two vocabularies meet.
@@ -106,6 +106,10 @@ fn execute(command: Command) -> Result<()> {
         }
         Command::Status { dirs } => {
             status::run(&dirs, &mut std::io::stdout().lock()).context("status")?;
+        }
+        Command::Report { dirs, out } => {
+            report::write(&dirs, &out).context("report")?;
+            println!("wrote {}", out.display());
         }
         Command::Run(o) => run(&o)?,
     }
