@@ -7,7 +7,7 @@
 //! The page opens from disk with no network: styles and the replay script are inlined, the
 //! plots are SVG drawn here by `plotters`, the page is a `minijinja` template (escaping
 //! every engine-provided string), and the games are one JSON block the script reads.
-//! [`write`] replaces the file atomically (a temporary file, then a rename), so a browser
+//! [`write()`] replaces the file atomically (a temporary file, then a rename), so a browser
 //! reloading the page of a running tournament (`--report FILE`) never sees half of one.
 
 use super::merge::{self, MergeError, ShardDir};
