@@ -94,13 +94,14 @@ function centre(x, y) {
 function drawStones() {
   drawGrid();
   const f = frames[ply];
-  const layer = el("g", {id: "stones"}, board);
   if (SETUP.kind === "connect4") {
+    // the empty holes, under the stones
     for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
       const [cx, cy] = centre(x, y);
       el("circle", {cx, cy, r: CELL * 0.4, fill: "#fff"}, board);
     }
   }
+  const layer = el("g", {id: "stones"}, board);
   for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) {
     const c = f.cells[y * W + x];
     if (!c) continue;
@@ -123,7 +124,7 @@ function drawStones() {
   if (ply > 0) {
     const all = game.opening.concat(game.moves);
     const [cx, cy] = centre(all[2 * ply - 2], all[2 * ply - 1]);
-    el("circle", {cx, cy, r: CELL * 0.16, fill: "#e22", id: "last-move"}, board);
+    el("circle", {cx, cy, r: CELL * 0.16, fill: SETUP.kind === "connect4" ? "#000" : "#e22", id: "last-move"}, board);
   }
 }
 
