@@ -3,7 +3,8 @@
 //! over the DevTools protocol (`--remote-debugging-pipe`), and checked: the table's numbers
 //! are the arena's printed table, no script error reaches the console, stepping through a
 //! chosen game with the page's buttons ends on the position the crate's own rules give
-//! for the recorded moves (captures included, in a pente run), and a screenshot is taken.
+//! for the recorded moves (captures included, in a pente run), every stone drawn is on top
+//! at its centre (Connect Four's holes once covered them), and a screenshot is taken.
 //!
 //! Chromium is a test dependency: `scripts/setup-browser.sh` installs Debian's package
 //! (`.ci/run` calls it). Without it this test fails, saying so.
@@ -24,8 +25,9 @@ fn scratch(name: &str) -> PathBuf {
     d
 }
 
-/// A small real run: `extra` options, two depth-limited wuzi engines, `--report` on.
-fn run_arena(dir: &Path, extra: &[&str]) -> String {
+/// A small real run: `extra` options, two depth-limited wuzi engines (each also given the
+/// `info=` token `both`), `--report` on.
+fn run_arena(dir: &Path, both: &str, extra: &[&str]) -> String {
     let engine = env!("CARGO_BIN_EXE_pbrain-wuzi");
     let out = dir.join("run");
     let o = Command::new(env!("CARGO_BIN_EXE_wuzi-arena"))
@@ -35,11 +37,13 @@ fn run_arena(dir: &Path, extra: &[&str]) -> String {
             "name=deep",
             "info=max_depth=2",
             "info=thread_num=1",
+            both,
             "--engine",
             &format!("cmd={engine}"),
             "name=shallow",
             "info=max_depth=1",
             "info=thread_num=1",
+            both,
             "--timeout-turn",
             "10000",
             "--quiet",
@@ -283,6 +287,15 @@ fn replay_with_buttons(b: &mut Browser, id: usize) -> (Value, Value) {
     let shown = b.eval(
         "[...document.querySelectorAll('#stones .stone')].map(e => [+e.dataset.x, +e.dataset.y, e.dataset.c])",
     );
+    // each stone is what is on top at its centre (or the last-move mark on it): seen
+    let hidden = b.eval(
+        "document.getElementById('board').scrollIntoView(); \
+         [...document.querySelectorAll('#stones .stone')].filter(e => { \
+           const r = e.getBoundingClientRect(); \
+           const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2); \
+           return top !== e && !(top && top.id === 'last-move'); }).length",
+    );
+    assert_eq!(hidden, json!(0), "stones covered on the board of game {id}");
     let counter = b.eval("document.getElementById('counter').textContent");
     (shown, counter)
 }
@@ -359,6 +372,7 @@ fn the_report_shows_the_arenas_table_and_replays_games_in_chromium() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("openings/balanced-freestyle-15.pos");
     let table = run_arena(
         &dir,
+        "info=thread_num=1",
         &["--openings", openings.to_str().unwrap(), "--games", "4"],
     );
     assert!(table.contains("SPRT elo0 0"), "{table}");
@@ -377,9 +391,30 @@ fn the_report_shows_the_arenas_table_and_replays_games_in_chromium() {
 }
 
 #[test]
+fn a_connect_four_report_shows_the_discs_in_their_columns() {
+    let dir = scratch("connect4");
+    let table = run_arena(
+        &dir,
+        "info=c4_player=greedy",
+        &["--game", "connect4", "--games", "2"],
+    );
+    check_page(
+        &dir,
+        &table,
+        GameKind::Connect4 { k: 4 },
+        &dir.join("report.png"),
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_pente_report_replays_the_captures() {
     let dir = scratch("pente");
-    let table = run_arena(&dir, &["--game", "pente", "--size", "13", "--games", "2"]);
+    let table = run_arena(
+        &dir,
+        "info=thread_num=1",
+        &["--game", "pente", "--size", "13", "--games", "2"],
+    );
     let kind = GameKind::Capture {
         rule: CaptureRule::Pente,
         aware: true,

@@ -34,11 +34,7 @@ pub enum AppError {
         asked: super::shard::Shard,
     },
     Io(std::io::Error),
-    Report(super::report::ReportError),
 }
-
-/// The shortest time between two rewrites of a `--report` page during a run.
-const PAGE_EVERY: std::time::Duration = std::time::Duration::from_secs(2);
 
 impl fmt::Display for AppError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -53,7 +49,6 @@ impl fmt::Display for AppError {
                 dir.display()
             ),
             AppError::Io(e) => write!(f, "{e}"),
-            AppError::Report(e) => write!(f, "--report: {e}"),
         }
     }
 }
@@ -150,6 +145,19 @@ pub fn run<G: Game>(
     progress: &mut dyn Write,
     live: bool,
 ) -> Result<Standings, AppError> {
+    run_with_hook(o, referee, out, progress, live, &mut || {})
+}
+
+/// [`run`], calling `after_game` as each game ends, once its record is written (the
+/// binary rewrites the `--report` page there: the page is made from the records).
+pub fn run_with_hook<G: Game>(
+    o: &RunOptions,
+    referee: &(dyn Fn() -> G + Sync),
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+    live: bool,
+    after_game: &mut dyn FnMut(),
+) -> Result<Standings, AppError> {
     let mut openings_text = None;
     let openings = match &o.openings {
         Some(p) => {
@@ -191,18 +199,8 @@ pub fn run<G: Game>(
     };
     let quiet = o.quiet;
     let mut clock = SessionClock::new();
-    // the live page: rewritten after a game at most every PAGE_EVERY (each rewrite reads
-    // the whole journal), and once more at the end
-    let mut page_written: Option<std::time::Instant> = None;
     let standings = tournament::run_with(&cfg, &control, referee, |_, st| {
-        if let (Some(page), Some(dir)) = (&o.report, &o.out_dir) {
-            if page_written.is_none_or(|t| t.elapsed() >= PAGE_EVERY) {
-                if let Err(e) = super::report::write(std::slice::from_ref(dir), page) {
-                    log::warn!("--report {}: {e}", page.display());
-                }
-                page_written = Some(std::time::Instant::now());
-            }
-        }
+        after_game();
         if quiet {
             return;
         }
@@ -218,9 +216,6 @@ pub fn run<G: Game>(
     .map_err(AppError::Arena)?;
     if !quiet && live {
         writeln!(progress)?;
-    }
-    if let (Some(page), Some(dir)) = (&o.report, &o.out_dir) {
-        super::report::write(std::slice::from_ref(dir), page).map_err(AppError::Report)?;
     }
     report(o, &standings, o.csv.as_deref(), out, progress)?;
     Ok(standings)

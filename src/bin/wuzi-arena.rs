@@ -7,12 +7,16 @@
 use anyhow::{Context, Result};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use wuzi::arena::balance::BalanceSpec;
 use wuzi::arena::cli::{self, Command, RunOptions};
 use wuzi::arena::referee::GameKind as ArenaKind;
 use wuzi::arena::referee::GameSetup;
 use wuzi::arena::{app, balance, merge, report, status};
 use wuzi::game::{AnyGame, CaptureRule, GameKind, GomokuRule};
+
+/// The shortest time between two rewrites of a `--report` page during a run.
+const PAGE_EVERY: Duration = Duration::from_secs(2);
 
 /// The crate's game kind for the arena's: the one place the two vocabularies meet.
 fn game_kind(kind: ArenaKind) -> GameKind {
@@ -74,7 +78,25 @@ fn run(o: &RunOptions) -> Result<()> {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let live = stderr.is_terminal();
-    app::run(o, &referee, &mut stdout.lock(), &mut stderr.lock(), live)?;
+    let (mut out, mut progress) = (stdout.lock(), stderr.lock());
+    let Some((page, dir)) = o.report.as_ref().zip(o.out_dir.as_ref()) else {
+        app::run(o, &referee, &mut out, &mut progress, live)?;
+        return Ok(());
+    };
+    // the live page: rewritten after a game at most every PAGE_EVERY (each rewrite reads
+    // the whole journal), and once more at the end
+    let dirs = std::slice::from_ref(dir);
+    let mut written: Option<Instant> = None;
+    let mut rewrite = || {
+        if written.is_none_or(|t| t.elapsed() >= PAGE_EVERY) {
+            if let Err(e) = report::write(dirs, page) {
+                log::warn!("--report {}: {e}", page.display());
+            }
+            written = Some(Instant::now());
+        }
+    };
+    app::run_with_hook(o, &referee, &mut out, &mut progress, live, &mut rewrite)?;
+    report::write(dirs, page).with_context(|| format!("--report {}", page.display()))?;
     Ok(())
 }
 
