@@ -6,7 +6,8 @@
 #
 # By default: GNU parallel, rsync and the ssh client (scripts/arena-parallel.sh, which
 # tests/arena_shard.rs runs; parallel uses rsync and ssh to reach other machines) and
-# python3 (the scripts the tests run). --slurm adds a single-node Slurm (slurmctld, slurmd,
+# python3 (the scripts the tests run), and Debian's chromium, which tests/arena_report.rs
+# drives headless to look at `wuzi-arena report`'s page. --slurm adds a single-node Slurm (slurmctld, slurmd,
 # the sbatch/squeue clients and munge, Slurm's authentication) for scripts/test-slurm.sh;
 # --sshd an ssh server for scripts/test-parallel-ssh.sh. Needs root to install; does
 # nothing for a package already installed (then it needs neither root nor the network), so
@@ -14,7 +15,7 @@
 set -euo pipefail
 case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 
-want=(parallel rsync openssh-client python3)
+want=(parallel rsync openssh-client python3 chromium)
 for a in "$@"; do
     case $a in
         --slurm) want+=(slurm-wlm slurm-client munge) ;;
@@ -40,4 +41,4 @@ if ((EUID != 0)); then
 fi
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
-apt-get install -y -q --no-install-recommends "${missing[@]}"
+apt-get install -y -q "${missing[@]}"

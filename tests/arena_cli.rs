@@ -4,6 +4,9 @@
 use std::path::PathBuf;
 use std::process::Command;
 
+#[path = "common/help_tables.rs"]
+mod help_tables;
+
 fn fake() -> String {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/fake-engines/pbrain-fake.sh")
@@ -189,4 +192,56 @@ fn binary_negotiates_swap2_on_the_real_board() {
     );
     assert!(games[1].contains("adder adds 3,0 4,0"), "{}", games[1]);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn readme_tables_are_the_help_word_for_word() {
+    help_tables::check_readme_tables(
+        include_str!("../README.md"),
+        "wuzi-arena",
+        env!("CARGO_BIN_EXE_wuzi-arena"),
+    );
+}
+
+#[test]
+fn usage_errors_exit_2_with_the_usage() {
+    for (args, usage) in [
+        (
+            &["--engine", "cmd=a", "--engine", "cmd=b", "--size", "x"][..],
+            "usage: wuzi-arena [OPTIONS]",
+        ),
+        (
+            &["--engine", "cmd=a", "--rounds", "0", "--engine", "cmd=b"],
+            "usage: wuzi-arena [OPTIONS]",
+        ),
+        (
+            &["--engine", "name=a", "--engine", "cmd=b"],
+            "usage: wuzi-arena [OPTIONS]",
+        ),
+        (&["frobnicate"], "usage: wuzi-arena [OPTIONS]"),
+        (&["merge"], "usage: wuzi-arena merge"),
+        (
+            &["gen-openings", "--stones", "5-3"],
+            "usage: wuzi-arena gen-openings",
+        ),
+        (
+            &["convert-openings", "x.txt", "--to", "psq"],
+            "usage: wuzi-arena convert-openings",
+        ),
+        (&["status", "--bogus", "d"], "usage: wuzi-arena status"),
+    ] {
+        let o = arena(args);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.starts_with("wuzi-arena: "), "{args:?}: {err}");
+        assert!(
+            err.contains(usage) && err.ends_with("(see --help)\n"),
+            "{args:?}: {err}"
+        );
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+    // no arguments at all is a request for the help
+    let o = arena(&[]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(o.stdout, arena(&["--help"]).stdout);
 }

@@ -9,6 +9,9 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
 const README: &str = include_str!("../README.md");
 
+#[path = "common/help_tables.rs"]
+mod help_tables;
+
 /// Runs the binary with `args`, `stdin` as its input.
 fn run(args: &[&str], stdin: &str) -> Output {
     let mut child = Command::new(BIN)
@@ -27,95 +30,9 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// Runs of whitespace as one space: the help aligns its columns, the README does not.
-fn squeeze(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// An entry of a help or a README table: (the command, argument or option, what it does).
-type Entry = (String, String);
-
-/// The indented entries of a help text (under `Commands:`, `Arguments:` and `Options:`).
-fn help_entries(help: &str) -> Vec<Entry> {
-    let mut in_list = false;
-    let mut entries = Vec::new();
-    for line in help.lines() {
-        if line.ends_with(':') && !line.starts_with(' ') {
-            in_list = matches!(line, "Commands:" | "Arguments:" | "Options:");
-        } else if in_list && line.starts_with("  ") {
-            let line = line.trim_start();
-            let (name, what) = line.split_once("  ").unwrap_or((line, ""));
-            entries.push((name.to_string(), squeeze(what)));
-        } else if line.is_empty() {
-            in_list = false;
-        }
-    }
-    entries
-}
-
-/// The README's tables under `## Command line`: for each `### `pbrain-wuzi …`` heading, the
-/// subcommand's words after `pbrain-wuzi` and the table's rows.
-fn readme_tables() -> Vec<(Vec<String>, Vec<Entry>)> {
-    let section = README
-        .split("\n## Command line\n")
-        .nth(1)
-        .expect("README has a Command line section");
-    let section = section.split("\n## ").next().unwrap();
-    let mut tables: Vec<(Vec<String>, Vec<Entry>)> = Vec::new();
-    for line in section.lines() {
-        if let Some(heading) = line.strip_prefix("### ") {
-            let command = heading.trim_matches('`');
-            let words: Vec<String> = command.split_whitespace().map(String::from).collect();
-            assert_eq!(words[0], "pbrain-wuzi", "{heading}");
-            tables.push((words[1..].to_vec(), Vec::new()));
-        } else if let Some(row) = line.strip_prefix("| `") {
-            let (name, rest) = row.split_once("` | ").expect("a row: | `name` | text |");
-            let what = rest.strip_suffix(" |").expect("a row ends with |");
-            let table = tables.last_mut().expect("a table under a heading");
-            table.1.push((name.to_string(), squeeze(what)));
-        }
-    }
-    tables
-}
-
 #[test]
 fn readme_tables_are_the_help_word_for_word() {
-    let tables = readme_tables();
-    let top = text(&run(&["--help"], "").stdout);
-    // every subcommand has its table (the help subcommand's help is the top level's)
-    let mut commands: Vec<Vec<String>> = help_entries(&top)
-        .into_iter()
-        .filter(|(name, _)| !name.starts_with('-') && name != "help")
-        .map(|(name, _)| vec![name])
-        .collect();
-    commands.insert(0, Vec::new());
-    let documented: Vec<Vec<String>> = tables.iter().map(|t| t.0.clone()).collect();
-    assert_eq!(
-        documented, commands,
-        "README tables vs the commands of --help"
-    );
-    for (command, rows) in &tables {
-        let mut args: Vec<&str> = command.iter().map(String::as_str).collect();
-        args.push("--help");
-        let help = run(&args, "");
-        assert!(help.status.success(), "{args:?}");
-        let entries = help_entries(&text(&help.stdout));
-        assert!(!entries.is_empty(), "{args:?}");
-        for row in rows {
-            assert!(
-                entries.contains(row),
-                "README row {row:?} is not a line of `pbrain-wuzi {}`",
-                args.join(" ")
-            );
-        }
-        for entry in &entries {
-            assert!(
-                rows.contains(entry),
-                "`pbrain-wuzi {}` line {entry:?} is missing from the README",
-                args.join(" ")
-            );
-        }
-    }
+    help_tables::check_readme_tables(README, "pbrain-wuzi", BIN);
 }
 
 #[test]

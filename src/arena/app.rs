@@ -145,6 +145,19 @@ pub fn run<G: Game>(
     progress: &mut dyn Write,
     live: bool,
 ) -> Result<Standings, AppError> {
+    run_with_hook(o, referee, out, progress, live, &mut || {})
+}
+
+/// [`run`], calling `after_game` as each game ends, once its record is written (the
+/// binary rewrites the `--report` page there: the page is made from the records).
+pub fn run_with_hook<G: Game>(
+    o: &RunOptions,
+    referee: &(dyn Fn() -> G + Sync),
+    out: &mut dyn Write,
+    progress: &mut dyn Write,
+    live: bool,
+    after_game: &mut dyn FnMut(),
+) -> Result<Standings, AppError> {
     let mut openings_text = None;
     let openings = match &o.openings {
         Some(p) => {
@@ -187,6 +200,7 @@ pub fn run<G: Game>(
     let quiet = o.quiet;
     let mut clock = SessionClock::new();
     let standings = tournament::run_with(&cfg, &control, referee, |_, st| {
+        after_game();
         if quiet {
             return;
         }

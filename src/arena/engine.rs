@@ -176,7 +176,8 @@ impl Drop for EngineProcess {
 pub enum Reply {
     /// `X,Y` (any integers: the referee judges the range).
     Coord(i64, i64),
-    /// `MESSAGE …` or `DEBUG …`: kept for the record.
+    /// `MESSAGE …`, `DEBUG …` or a line of Yixin-Board's detail block (`INFO EVAL 35`):
+    /// read for what the engine thinks of its move.
     Message(String),
     /// Other protocol lines (`OK`, `ERROR …`, `UNKNOWN …`, `SUGGEST …`, `SWAP`): ignored
     /// while waiting, as c-gomoku-cli and GomocupJudge do.
@@ -195,6 +196,7 @@ pub fn classify(line: &str) -> Reply {
     let word = t.split_whitespace().next().unwrap_or("");
     match word {
         "MESSAGE" | "DEBUG" => return Reply::Message(t.to_string()),
+        "INFO" if super::thinking::is_detail_line(t) => return Reply::Message(t.to_string()),
         "OK" | "ERROR" | "UNKNOWN" | "SUGGEST" | "SWAP" => return Reply::Protocol(t.to_string()),
         _ => {}
     }
@@ -220,6 +222,11 @@ mod tests {
             Reply::Message("MESSAGE depth 3".into())
         );
         assert_eq!(classify("DEBUG x"), Reply::Message("DEBUG x".into()));
+        assert_eq!(
+            classify("INFO EVAL 35"),
+            Reply::Message("INFO EVAL 35".into())
+        );
+        assert!(matches!(classify("INFO foo 1"), Reply::Garbage(_)));
         assert_eq!(classify("OK"), Reply::Protocol("OK".into()));
         assert_eq!(classify("ERROR bad"), Reply::Protocol("ERROR bad".into()));
         assert_eq!(

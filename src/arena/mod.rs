@@ -6,7 +6,8 @@
 //! game, the check of a reply), `tournament` (schedule, workers,
 //! standings, SPRT stop), `stats` (Elo, LOS, SPRT arithmetic), `opening` (opening files and
 //! symmetries), `balance` (generating near-level openings), `swap2` (the swap2 opening
-//! phase), `record` (psq, SGF, JSON lines), `grid` (parameter grids to CSV), `cli` (the
+//! phase), `record` (psq, SGF, JSON lines), `thinking` (what engines report
+//! while they think, kept per move), `report` (the HTML page of a run), `grid` (parameter grids to CSV), `cli` (the
 //! binary's options) and `app` (the run those options describe). Runs past one machine:
 //! `shard` (which games a shard plays), `journal` (the crash-safe per-game result file of
 //! JSON lines), `manifest` (which run a directory belongs to), `merge` (shards
@@ -27,8 +28,10 @@ pub mod opening;
 pub mod progress;
 pub mod record;
 pub mod referee;
+pub mod report;
 pub mod shard;
 pub mod stats;
 pub mod status;
 pub mod swap2;
+pub mod thinking;
 pub mod tournament;

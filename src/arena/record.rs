@@ -7,6 +7,7 @@
 
 use super::referee::{GameRecord, Termination};
 use super::swap2::OpeningRule;
+use super::thinking::Thinking;
 use crate::game::{Color, Move, Outcome};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write;
@@ -162,6 +163,10 @@ pub struct JsonLine {
     /// Pairs captured by black and white at the end (games with captures).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub captures: Option<[u8; 2]>,
+    /// Per move played (as `moves`), what its engine last reported while thinking; absent
+    /// when neither engine said anything (and in records written before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking: Option<Vec<Option<Thinking>>>,
 }
 
 impl JsonLine {
@@ -189,6 +194,11 @@ impl JsonLine {
             swap2: r.swap.clone(),
             game: r.setup.game_name(),
             captures: r.captures,
+            thinking: r
+                .moves
+                .iter()
+                .any(|t| t.thinking.is_some())
+                .then(|| r.moves.iter().map(|t| t.thinking.clone()).collect()),
         }
     }
 
@@ -284,10 +294,12 @@ mod tests {
                 TimedMove {
                     mv: Move::new(8, 8),
                     ms: 12,
+                    thinking: None,
                 },
                 TimedMove {
                     mv: Move::new(0, 14),
                     ms: 1500,
+                    thinking: None,
                 },
             ],
             outcome: Outcome::Win(Color::White),
@@ -399,6 +411,28 @@ mod tests {
             (Some(9573964686060840343), "go\"od\\")
         );
         assert_eq!(g.to_text(), old);
+    }
+
+    #[test]
+    fn thinking_is_kept_per_move_and_old_lines_have_none() {
+        let mut r = sample();
+        assert!(!JsonLine::of(&r).to_text().contains("thinking"));
+        r.moves[1].thinking = Some(Thinking {
+            depth: Some("9-14".into()),
+            score: Some("-35".into()),
+            pv: Some("0,14 1,1".into()),
+        });
+        let j = JsonLine::of(&r).to_text();
+        assert!(
+            j.ends_with(r#","thinking":[null,{"depth":"9-14","score":"-35","pv":"0,14 1,1"}]}"#),
+            "{j}"
+        );
+        let back: JsonLine = serde_json::from_str(&j).unwrap();
+        assert_eq!(back.thinking.as_ref().unwrap()[1], r.moves[1].thinking);
+        // a line of a build that kept no thinking reads as saying nothing
+        let old = JsonLine::of(&sample()).to_text();
+        let g: JsonLine = serde_json::from_str(&old).unwrap();
+        assert_eq!(g.thinking, None);
     }
 
     #[test]

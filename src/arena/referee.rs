@@ -14,6 +14,7 @@
 use super::engine::{classify, EngineProcess, EngineSpec, Recv, Reply};
 pub use super::judge::{judge, Failure, Fault, Player, TimeControl};
 use super::swap2::{self, OpeningRule};
+use super::thinking::{Listener, Thinking};
 use crate::game::{Color, Game, Move, MoveError, Outcome};
 use std::fmt;
 use std::path::PathBuf;
@@ -126,11 +127,12 @@ impl Termination {
     }
 }
 
-/// A move as played, with the time its engine took.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A move as played, with the time its engine took and what it reported while thinking.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimedMove {
     pub mv: Move,
     pub ms: u64,
+    pub thinking: Option<Thinking>,
 }
 
 /// Everything about one finished game.
@@ -334,7 +336,11 @@ pub fn play_game<G: Game>(
                         }
                         if let Some((m, ms)) = settled.white_move {
                             history.push(m);
-                            moves.push(TimedMove { mv: m, ms });
+                            moves.push(TimedMove {
+                                mv: m,
+                                ms,
+                                thinking: None,
+                            });
                         }
                         // Every engine gets the agreed position as a whole `BOARD`.
                         for p in &mut players {
@@ -401,7 +407,7 @@ pub fn play_game<G: Game>(
         let seat = &mut seats[s];
         let request = position_request(&board, side, &history, players[s].synced);
         let reply = request_move(seat, request, &mut players[s], tc);
-        let (coord, ms) = match reply {
+        let (coord, ms, thinking) = match reply {
             Ok(r) => r,
             Err(f) => {
                 faulted[s] = true;
@@ -429,7 +435,7 @@ pub fn play_game<G: Game>(
         board.play(mv);
         history.push(mv);
         players[s].synced = history.len();
-        moves.push(TimedMove { mv, ms });
+        moves.push(TimedMove { mv, ms, thinking });
         match board.outcome() {
             Some(o @ Outcome::Win(_)) => break end(o, Termination::Line, String::new(), moves),
             Some(Outcome::Draw) => {
@@ -514,14 +520,19 @@ fn start_engine(seat: &mut Seat<'_>, setup: &GameSetup, tc: &TimeControl) -> Res
     Ok(())
 }
 
+/// An engine's answer to a move request: the raw coordinates, the milliseconds taken and
+/// what it reported while thinking.
+type Answer = ((i64, i64), u64, Option<Thinking>);
+
 /// Sends `INFO time_left` and the move request, and waits for the engine's `X,Y`.
-/// Returns the raw coordinates and the milliseconds taken; charges the clock.
+/// Returns the raw coordinates, the milliseconds taken and what the engine reported while
+/// thinking; charges the clock.
 fn request_move(
     seat: &mut Seat<'_>,
     request: Vec<String>,
     player: &mut Player,
     tc: &TimeControl,
-) -> Result<((i64, i64), u64), Failure> {
+) -> Result<Answer, Failure> {
     let Some(p) = seat.process.as_mut() else {
         return Err(Failure::new(Fault::Crash, "no process"));
     };
@@ -534,6 +545,7 @@ fn request_move(
     let budget = tc.move_budget(player.time_left);
     let sent = Instant::now();
     let deadline = sent + budget;
+    let mut listener = Listener::default();
     loop {
         match p.recv(deadline) {
             Recv::Line(l) => match classify(&l) {
@@ -542,9 +554,10 @@ fn request_move(
                     if tc.match_ms > 0 {
                         player.time_left -= ms as i64;
                     }
-                    return Ok(((x, y), ms));
+                    return Ok(((x, y), ms, listener.finish()));
                 }
-                Reply::Message(_) | Reply::Protocol(_) => continue,
+                Reply::Message(m) => listener.read_line(&m),
+                Reply::Protocol(_) => continue,
                 Reply::Garbage(g) => {
                     return Err(Failure::new(Fault::Garbage, format!("not protocol: {g:?}")))
                 }

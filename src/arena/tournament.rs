@@ -290,6 +290,17 @@ impl Standings {
         s
     }
 
+    /// The table's rows: each pair (`a vs b`, from a's side), then each engine overall.
+    pub fn rows(&self) -> Vec<(String, Wdl)> {
+        let pairs = self
+            .pairs
+            .iter()
+            .map(|(&(a, b), &wdl)| (format!("{} vs {}", self.names[a], self.names[b]), wdl));
+        let engines =
+            (0..self.names.len()).map(|i| (format!("{} overall", self.names[i]), self.total(i)));
+        pairs.chain(engines).collect()
+    }
+
     /// The results table: one row per pair and per engine overall, plus fault counts.
     pub fn table(&self) -> String {
         let mut s = String::new();
@@ -322,11 +333,8 @@ impl Standings {
                 w2 = 2 * width + 4
             );
         };
-        for (&(a, b), &wdl) in &self.pairs {
-            row(format!("{} vs {}", self.names[a], self.names[b]), wdl);
-        }
-        for i in 0..self.names.len() {
-            row(format!("{} overall", self.names[i]), self.total(i));
+        for (label, wdl) in self.rows() {
+            row(label, wdl);
         }
         let any_fault = self.faults.iter().any(|m| !m.is_empty());
         if any_fault {
@@ -671,6 +679,7 @@ mod tests {
             moves: vec![TimedMove {
                 mv: Move::new(0, 0),
                 ms: 1,
+                thinking: None,
             }],
             outcome,
             termination,

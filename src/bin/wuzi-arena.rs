@@ -1,5 +1,5 @@
 //! `wuzi-arena`: the tournament runner behind `scripts/`. Argument dispatch only: the
-//! options are parsed by `wuzi::arena::cli`, the run is `wuzi::arena::app` (`merge` and
+//! options are parsed (with clap) by `wuzi::arena::cli`, the run is `wuzi::arena::app` (`merge` and
 //! `status` have modules of their own), and this file picks the referee (the crate's own
 //! rules, through `AnyGame`) for the chosen game. A command-line error exits with 2 after
 //! the usage lines, a failed run with 1.
@@ -7,12 +7,16 @@
 use anyhow::{Context, Result};
 use std::io::{IsTerminal, Write};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 use wuzi::arena::balance::BalanceSpec;
 use wuzi::arena::cli::{self, Command, RunOptions};
 use wuzi::arena::referee::GameKind as ArenaKind;
 use wuzi::arena::referee::GameSetup;
-use wuzi::arena::{app, balance, merge, status};
+use wuzi::arena::{app, balance, merge, report, status};
 use wuzi::game::{AnyGame, CaptureRule, GameKind, GomokuRule};
+
+/// The shortest time between two rewrites of a `--report` page during a run.
+const PAGE_EVERY: Duration = Duration::from_secs(2);
 
 /// The crate's game kind for the arena's: the one place the two vocabularies meet.
 fn game_kind(kind: ArenaKind) -> GameKind {
@@ -74,7 +78,25 @@ fn run(o: &RunOptions) -> Result<()> {
     let stdout = std::io::stdout();
     let stderr = std::io::stderr();
     let live = stderr.is_terminal();
-    app::run(o, &referee, &mut stdout.lock(), &mut stderr.lock(), live)?;
+    let (mut out, mut progress) = (stdout.lock(), stderr.lock());
+    let Some((page, dir)) = o.report.as_ref().zip(o.out_dir.as_ref()) else {
+        app::run(o, &referee, &mut out, &mut progress, live)?;
+        return Ok(());
+    };
+    // the live page: rewritten after a game at most every PAGE_EVERY (each rewrite reads
+    // the whole journal), and once more at the end
+    let dirs = std::slice::from_ref(dir);
+    let mut written: Option<Instant> = None;
+    let mut rewrite = || {
+        if written.is_none_or(|t| t.elapsed() >= PAGE_EVERY) {
+            if let Err(e) = report::write(dirs, page) {
+                log::warn!("--report {}: {e}", page.display());
+            }
+            written = Some(Instant::now());
+        }
+    };
+    app::run_with_hook(o, &referee, &mut out, &mut progress, live, &mut rewrite)?;
+    report::write(dirs, page).with_context(|| format!("--report {}", page.display()))?;
     Ok(())
 }
 
@@ -82,8 +104,7 @@ fn run(o: &RunOptions) -> Result<()> {
 /// were caught before (exit 2).
 fn execute(command: Command) -> Result<()> {
     match command {
-        Command::Help => print!("{}", cli::USAGE),
-        Command::SubHelp(usage) => print!("{usage}"),
+        Command::Help(text) => print!("{text}"),
         Command::Version => println!("wuzi-arena {}", env!("CARGO_PKG_VERSION")),
         Command::ConvertOpenings {
             input,
@@ -108,6 +129,10 @@ fn execute(command: Command) -> Result<()> {
         Command::Status { dirs } => {
             status::run(&dirs, &mut std::io::stdout().lock()).context("status")?;
         }
+        Command::Report { dirs, out } => {
+            report::write(&dirs, &out).context("report")?;
+            println!("wrote {}", out.display());
+        }
         Command::Run(o) => run(&o)?,
     }
     Ok(())
@@ -119,10 +144,7 @@ fn main() -> ExitCode {
     let command = match cli::parse(&args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!(
-                "wuzi-arena: {e}\n{}(see --help)",
-                cli::synopsis(cli::usage_for(&args))
-            );
+            eprintln!("wuzi-arena: {e}\n{}(see --help)", e.usage);
             return ExitCode::from(2);
         }
     };
