@@ -164,6 +164,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tests::engine_with;
     use crate::engine::Engine;
 
     #[test]
@@ -178,10 +179,11 @@ mod tests {
     /// pages cost the first moves of a game their time, so fast games get small tables.
     #[test]
     fn the_table_is_sized_by_the_move_time_within_the_memory() {
-        let mut e = Engine::new();
-        e.set_info("thread_num", "1");
-        e.set_info("max_memory", "367001600");
-        e.set_info("timeout_match", "0");
+        let mut e = engine_with(&[
+            ("thread_num", "1"),
+            ("max_memory", "367001600"),
+            ("timeout_match", "0"),
+        ]);
         // 200 ms less the 50 ms reserve: 150 ms × 32 KiB, up to a power of two.
         // The process holds 5 MiB besides its tables.
         let fixed = 5 << 20;
