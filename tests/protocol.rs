@@ -798,6 +798,7 @@ transcripts!(
     threats,
     pente,
     ninuki,
+    stale_complaint,
 );
 
 #[test]

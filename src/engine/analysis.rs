@@ -53,7 +53,7 @@ impl Engine {
         report: &mut dyn FnMut(usize, &Iteration),
         go_on: impl Fn(&SearchResult) -> bool,
     ) -> Result<Vec<SearchResult>, EngineError> {
-        if let Some(e) = self.pending_error.take() {
+        if let Some(e) = self.take_pending_error() {
             return Err(e);
         }
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;

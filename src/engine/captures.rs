@@ -35,10 +35,13 @@ impl Engine {
             return;
         }
         match self.replay(&self.steps) {
-            Ok(ng) => self.game = Some(ng),
+            Ok(ng) => {
+                self.game = Some(ng);
+                self.complain(Concern::Captures, None);
+            }
             Err(e) => {
                 self.settings.raw.remove(key);
-                self.pending_error = Some(e);
+                self.complain(Concern::Captures, Some(e));
             }
         }
     }

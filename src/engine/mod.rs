@@ -20,6 +20,7 @@ use crate::search::score::is_decisive;
 use crate::search::time::UNLIMITED_MS;
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,13 +28,17 @@ use std::time::Instant;
 mod analysis;
 mod captures;
 use captures::board_colour;
+mod memory;
 mod settings;
 mod swap2;
 
 pub use analysis::{ThreatVerdict, Threats, Trace, DEFEND_MAX_LINES};
+pub use memory::{
+    resident_bytes, Footprint, CONNECT4_BYTES, NTUPLE_BYTES, SEARCH_BYTES, THREAD_BYTES,
+};
 pub use settings::{
-    Settings, BASE_MEMORY, CAPTURE_KEYS, DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES,
-    MEMORY_SHARE_PERMILLE, MIN_TT_BYTES,
+    Settings, CAPTURE_KEYS, DEFAULT_TT_BYTES, MAX_THREADS, MAX_TT_BYTES, MEMORY_SHARE_PERMILLE,
+    MIN_TT_BYTES,
 };
 pub use swap2::SwapAnswer;
 
@@ -57,8 +62,6 @@ pub enum EngineError {
     GameOver,
     /// Stone counts that the mode cannot set up (e.g. unequal counts in Connect Four).
     BadPosition(String),
-    /// An `INFO` limit that cannot be honoured, reported at the next command.
-    Limit(String),
     NoMove,
     /// A move that breaks the opening rule (`INFO opening_rule`).
     Opening(Move, OpeningViolation),
@@ -75,7 +78,6 @@ impl fmt::Display for EngineError {
             EngineError::NothingToTakeBack(m) => write!(f, "{m}: no stone to take back"),
             EngineError::GameOver => write!(f, "the game is already over"),
             EngineError::BadPosition(s) => write!(f, "bad position: {s}"),
-            EngineError::Limit(s) => write!(f, "{s}"),
             EngineError::NoMove => write!(
                 f,
                 "no legal move: every empty cell is forbidden for black (renju)"
@@ -88,6 +90,17 @@ impl fmt::Display for EngineError {
 
 impl std::error::Error for EngineError {}
 
+/// What a complaint an `INFO` line left for the next command is about. A later `INFO` on
+/// the same concern replaces or withdraws it, and a new game withdraws every one: each is
+/// about the game in force, which an `INFO` could not change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Concern {
+    /// The game, rule or win length the settings select cannot be played on this board.
+    Kind,
+    /// A captured-pairs count the position cannot hold.
+    Captures,
+}
+
 /// One entry of the record of how the current position was reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -96,6 +109,22 @@ enum Step {
     /// A stone set up by `BOARD`: placed without the move's side effects (captures).
     Placed(Move),
     Pass,
+}
+
+/// How [`Engine::memory_plan`] shares the memory allowed among the tables.
+struct MemoryPlan {
+    /// The gomoku table's size (0 in the modes with tables of their own).
+    tt_bytes: u64,
+    /// The room for the search's tables (`None`: no limit).
+    room: Option<u64>,
+    /// What the process holds besides its tables, bytes.
+    fixed: u64,
+    /// Whether the search loads the Connect Four network.
+    network: bool,
+    /// Whether the network would load but does not fit, so the search goes without.
+    drop_network: bool,
+    /// The least `max_memory` the engine needs, when the limit is below it.
+    floor: Option<u64>,
 }
 
 /// The engine: the current game, its history, settings and search resources.
@@ -110,8 +139,18 @@ pub struct Engine {
     /// The `tt_bytes()` the table was last sized for (the table rounds it down).
     tt_sized_for: u64,
     pool: Option<(usize, rayon::ThreadPool)>,
-    /// A limit error waiting to be reported at the next non-INFO command.
-    pending_error: Option<EngineError>,
+    /// What the process holds besides its tables, measured before the first search.
+    footprint: Option<memory::Footprint>,
+    /// The options the searches of the other modes get: the settings' own, with their
+    /// tables' room and whether the Connect Four network fits ([`memory::search_options`]).
+    search_options: HashMap<String, String>,
+    /// Lines for the manager that are not errors (a memory limit that cannot be kept),
+    /// printed as `MESSAGE`s with the next reply.
+    notices: Vec<String>,
+    /// The `max_memory` whose shortfall was last reported, so it is reported once.
+    noticed_for: u64,
+    /// Complaints `INFO` lines left for the next command, at most one per concern.
+    pending: Vec<(Concern, EngineError)>,
     /// Moves the engine must not play at the root (`YXBLOCK`).
     pub blocked: Vec<Move>,
     pub params: Params,
@@ -142,7 +181,11 @@ impl Engine {
             tt: Arc::new(TranspositionTable::new()),
             tt_sized_for: 0,
             pool: None,
-            pending_error: None,
+            footprint: None,
+            search_options: HashMap::new(),
+            notices: Vec::new(),
+            noticed_for: 0,
+            pending: Vec::new(),
             blocked: Vec::new(),
             params: Params::default(),
             rng: None,
@@ -160,9 +203,20 @@ impl Engine {
         self.game.as_ref()
     }
 
-    /// Takes the error an earlier `INFO` left for the next command, if any.
+    /// Takes the oldest complaint an earlier `INFO` left for the next command, if any.
     pub fn take_pending_error(&mut self) -> Option<EngineError> {
-        self.pending_error.take()
+        (!self.pending.is_empty()).then(|| self.pending.remove(0).1)
+    }
+
+    /// Sets or withdraws the complaint about `concern`.
+    fn complain(&mut self, concern: Concern, e: Option<EngineError>) {
+        self.pending.retain(|(c, _)| *c != concern);
+        self.pending.extend(e.map(|e| (concern, e)));
+    }
+
+    /// Takes the lines for the manager that wait to be printed as `MESSAGE`s.
+    pub fn take_notices(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.notices)
     }
 
     /// Starts a new game on an empty `width` × `height` board of the current kind.
@@ -178,6 +232,7 @@ impl Engine {
         self.steps.clear();
         self.blocked.clear();
         self.last_own = None;
+        self.pending.clear();
         self.table().clear();
         Ok(())
     }
@@ -189,8 +244,9 @@ impl Engine {
         self.start(w, h)
     }
 
-    /// Applies one `INFO key value`. Never fails: unusable values are ignored, and a limit
-    /// that cannot be honoured is kept to be reported at the next command.
+    /// Applies one `INFO key value`. Never fails: unusable values are ignored, and a game
+    /// or a captures count the position cannot take is kept to be reported at the next
+    /// command (unless a later `INFO` or a new game makes it moot).
     pub fn set_info(&mut self, key: &str, value: &str) {
         let key = key.trim().to_ascii_lowercase();
         let value = value.trim();
@@ -206,8 +262,6 @@ impl Engine {
                     } else {
                         v as u64
                     };
-                    // A later, workable limit withdraws the complaint about an earlier one.
-                    self.pending_error = s.tt_bytes().err();
                 }
             }
             "rule" => {
@@ -254,8 +308,10 @@ impl Engine {
     /// `INFO rule` after `START`, so the rule applies to the game already started. The stones
     /// are replayed on a board of the new kind; if they do not fit it, that board starts
     /// empty; if even the size does not fit, the old game stays and the next command gets
-    /// an `ERROR`.
+    /// an `ERROR` (unless a later `INFO` selects a kind that fits, or a game is started).
     fn adopt_kind(&mut self) {
+        // Whatever an earlier kind's complaint said, this kind decides now.
+        self.complain(Concern::Kind, None);
         let kind = self.settings.kind();
         let Some(g) = self.game.as_ref() else {
             return;
@@ -274,10 +330,8 @@ impl Engine {
                 }
                 Err(e) => {
                     self.kind = old;
-                    self.pending_error = Some(EngineError::BadSize(format!(
-                        "{} cannot be played on this board: {e}",
-                        kind.describe()
-                    )));
+                    let why = format!("{} cannot be played on this board: {e}", kind.describe());
+                    self.complain(Concern::Kind, Some(EngineError::BadSize(why)));
                 }
             },
         }
@@ -433,12 +487,19 @@ impl Engine {
         Arc::get_mut(&mut self.tt).expect("a fresh table has one owner")
     }
 
-    fn ensure_resources(&mut self, threads: usize) -> Result<(), EngineError> {
-        let bytes = self.settings.tt_bytes()?;
-        if self.tt.bytes() as u64 != bytes {
-            self.table().resize(bytes as usize);
-        }
-        self.tt_sized_for = bytes;
+    /// Sizes the search's resources for a request on `threads` threads now (every search
+    /// does it first anyway), so that what the engine has to say about them
+    /// ([`Engine::take_notices`]) can go before the search's output.
+    pub fn prepare(&mut self, threads: usize) {
+        self.ensure_resources(threads);
+    }
+
+    /// Sizes the search's resources for `threads` threads within the memory allowed: the
+    /// pool, the gomoku table (none for the modes with their own tables), and the options
+    /// that size those modes' tables. Below the least memory the engine can keep within,
+    /// says so once (a notice) and plays with the smallest tables.
+    fn ensure_resources(&mut self, threads: usize) {
+        // The pool first: its threads are part of what the process holds.
         if threads > 1 && self.pool.as_ref().is_none_or(|(n, _)| *n != threads) {
             self.pool = rayon::ThreadPoolBuilder::new()
                 .num_threads(threads - 1)
@@ -447,7 +508,71 @@ impl Engine {
                 .ok()
                 .map(|p| (threads, p));
         }
-        Ok(())
+        let plan = self.memory_plan(threads);
+        if let Some(footprint) = self.footprint.as_mut() {
+            footprint.network |= plan.network;
+        }
+        if let Some(floor) = plan.floor {
+            if self.noticed_for != self.settings.max_memory {
+                self.noticed_for = self.settings.max_memory;
+                self.notices.push(format!(
+                    "max_memory {} is too small to keep the process under {}% of it: the engine \
+                     needs at least {floor} bytes (it holds {} bytes besides its tables); \
+                     playing with the smallest tables",
+                    self.settings.max_memory,
+                    MEMORY_SHARE_PERMILLE / 10,
+                    plan.fixed
+                ));
+            }
+        }
+        // Compared with the size asked for last, not with the table's own (rounded down to
+        // a power of two): a table that is not resized stays the same table, while a
+        // resize that finds a helper of the last search still holding it makes a fresh
+        // one, and the old one lives on until the helper lets go (a 64 MiB limit on two
+        // threads peaked at 98%, two tables of 32 MiB, on a machine loaded to 40).
+        if self.tt_sized_for != plan.tt_bytes || self.tt.bytes() == 0 {
+            self.table().resize(plan.tt_bytes as usize);
+        }
+        self.tt_sized_for = plan.tt_bytes;
+        self.search_options =
+            memory::search_options(self.kind, &self.settings.raw, plan.room, plan.drop_network);
+    }
+
+    /// How the memory allowed is shared for a search on `threads` threads of the current
+    /// game. Measures the process at the first call.
+    fn memory_plan(&mut self, threads: usize) -> MemoryPlan {
+        let footprint = *self
+            .footprint
+            .get_or_insert_with(memory::Footprint::measure);
+        let network = self
+            .game
+            .as_ref()
+            .is_some_and(|g| memory::wants_network(g, &self.settings.raw));
+        let allowed = self.settings.allowed_bytes();
+        let fits = |fixed: u64| allowed.is_none_or(|a| fixed + MIN_TT_BYTES <= a);
+        // The network goes first when the smallest tables do not fit beside it.
+        let drop_network =
+            network && !footprint.network && !fits(footprint.fixed(self.kind, threads, true));
+        let network = network && !drop_network;
+        let fixed = footprint.fixed(self.kind, threads, network);
+        let room = self.settings.table_room(fixed);
+        let own_tables = matches!(
+            self.game,
+            Some(AnyGame::Connect4(_)) | Some(AnyGame::Mnk(_))
+        );
+        MemoryPlan {
+            // The gomoku table has nothing to do in those modes: one bucket.
+            tt_bytes: if own_tables {
+                0
+            } else {
+                self.settings.tt_bytes(room)
+            },
+            room,
+            fixed,
+            network,
+            drop_network,
+            floor: (!fits(fixed)).then(|| Settings::floor(fixed)),
+        }
     }
 
     /// Clears the transposition table (`YXHASHCLEAR`).
@@ -501,7 +626,7 @@ impl Engine {
     /// between moves. Returns the search's result, or `None` when there is nothing to
     /// ponder (no game, game over, another mode, the random mover, a pending error).
     pub fn ponder(&mut self, stop: &Stop) -> Option<SearchResult> {
-        if self.pending_error.is_some() || !matches!(self.kind, GameKind::Gomoku(_)) {
+        if !self.pending.is_empty() || !matches!(self.kind, GameKind::Gomoku(_)) {
             return None;
         }
         if self
@@ -518,7 +643,8 @@ impl Engine {
         }
         // A table resize cannot be interrupted and would delay the line that stops the
         // ponder: leave it to the next real search.
-        if self.settings.tt_bytes().ok()? != self.tt_sized_for {
+        let threads = self.settings.search_threads();
+        if self.footprint.is_none() || self.memory_plan(threads).tt_bytes != self.tt_sized_for {
             return None;
         }
         let limits = Limits {
@@ -526,7 +652,7 @@ impl Engine {
             maximum: None,
             ..self.limits(Instant::now())
         };
-        self.ensure_resources(limits.threads).ok()?;
+        self.ensure_resources(limits.threads);
         let g = self.game.as_ref()?;
         let mut sink = |_: &Iteration| {};
         self.search_game(g, &limits, stop, &mut sink)
@@ -574,7 +700,7 @@ impl Engine {
         stop: &Stop,
         report: &mut dyn FnMut(&Iteration),
     ) -> Result<SearchResult, EngineError> {
-        if let Some(e) = self.pending_error.take() {
+        if let Some(e) = self.take_pending_error() {
             return Err(e);
         }
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
@@ -670,7 +796,7 @@ impl Engine {
         stop: &Stop,
         report: &mut dyn FnMut(&Iteration),
     ) -> Result<SearchResult, EngineError> {
-        self.ensure_resources(limits.threads)?;
+        self.ensure_resources(limits.threads);
         let g = self.game.as_ref().ok_or(EngineError::NoGame)?;
         self.search_game(g, limits, stop, report)
             .ok_or(EngineError::NoMove)
@@ -693,7 +819,7 @@ impl Engine {
                     limits: limits.clone(),
                     stop: stop.clone(),
                     report,
-                    options: &self.settings.raw,
+                    options: &self.search_options,
                 };
                 Some(crate::search::connect4::think(c, &mut ctx))
             }
@@ -702,7 +828,7 @@ impl Engine {
                     limits: limits.clone(),
                     stop: stop.clone(),
                     report,
-                    options: &self.settings.raw,
+                    options: &self.search_options,
                 };
                 Some(crate::search::mnk::think(c, &mut ctx))
             }
@@ -736,14 +862,94 @@ impl Engine {
 mod tests {
     use super::*;
 
+    /// A memory limit is never an error: below what the engine needs it says so once and
+    /// plays with the smallest table; a workable limit gives a table within it.
     #[test]
-    fn a_later_workable_memory_limit_clears_the_pending_error() {
-        let mut e = Engine::new();
-        e.set_info("max_memory", "1000000");
-        assert!(matches!(e.pending_error, Some(EngineError::Limit(_))));
-        e.set_info("max_memory", "16777216");
+    fn a_memory_limit_too_small_is_a_notice_and_the_least_table() {
+        let mut e = engine_with(&[("thread_num", "1"), ("max_memory", "1000000")]);
+        e.start(15, 15).unwrap();
+        e.opponent_move(mv(7, 7)).unwrap();
         assert!(e.take_pending_error().is_none());
-        assert!(e.settings.tt_bytes().is_ok_and(|b| b >= MIN_TT_BYTES));
+        let r = e.think(Limits::depth(2), &Stop::new(), &mut |_| {});
+        assert!(r.is_ok(), "{r:?}");
+        assert_eq!(e.tt_sized_for, MIN_TT_BYTES);
+        let notices = e.take_notices();
+        assert_eq!(notices.len(), 1, "{notices:?}");
+        assert!(notices[0].contains("needs at least"), "{notices:?}");
+        // Once per limit: the next move says nothing.
+        e.opponent_move(mv(3, 3)).unwrap();
+        e.think(Limits::depth(2), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.take_notices().is_empty());
+        e.set_info("max_memory", "367001600");
+        e.set_info("timeout_turn", "30000");
+        e.opponent_move(mv(11, 3)).unwrap();
+        e.think(Limits::depth(2), &Stop::new(), &mut |_| {})
+            .unwrap();
+        assert!(e.take_notices().is_empty());
+        let fixed = e.footprint.unwrap().fixed(e.kind, 1, false);
+        assert!(e.tt_sized_for > MIN_TT_BYTES);
+        assert!(fixed + e.tt_sized_for <= e.settings.allowed_bytes().unwrap());
+    }
+
+    /// The modes with tables of their own leave the gomoku table at one bucket and get
+    /// their room through their options.
+    #[test]
+    fn other_modes_get_their_room_as_options() {
+        let mut e = engine_with(&[
+            ("thread_num", "1"),
+            ("max_memory", "33554432"),
+            ("game", "connect4"),
+        ]);
+        e.start(12, 6).unwrap();
+        e.ensure_resources(1);
+        assert!(e.tt.bytes() <= 64, "{}", e.tt.bytes());
+        let fixed = e.footprint.unwrap().fixed(e.kind, 1, false);
+        let room = e.settings.table_room(fixed).unwrap();
+        assert_eq!(e.search_options["max_memory"], (2 * room).to_string());
+        // 24 MiB allowed: no room for the network beside the process.
+        assert_eq!(e.search_options["c4_ntuple"], "none");
+        e.set_info("max_memory", "367001600");
+        e.ensure_resources(1);
+        assert!(!e.search_options.contains_key("c4_ntuple"));
+    }
+
+    /// A complaint a later `INFO` makes moot is withdrawn, and a `START` the settings in
+    /// force allow starts (the sequence 200,000 random protocol lines found).
+    #[test]
+    fn a_moot_complaint_is_withdrawn() {
+        let mut e = Engine::new();
+        e.start(21, 21).unwrap();
+        e.set_info("game", "connect4"); // too wide: the 21x21 gomoku game stays
+        e.set_info("game", "gomoku");
+        e.set_info("rule", "0");
+        assert!(e.take_pending_error().is_none());
+        e.start(15, 15).unwrap();
+        // A new game withdraws a complaint about the old one.
+        e.start(21, 21).unwrap();
+        e.set_info("game", "connect4");
+        e.start(7, 6).unwrap();
+        assert!(e.take_pending_error().is_none());
+        assert!(matches!(e.game(), Some(AnyGame::Connect4(_))));
+        // A complaint nothing made moot stays for the next command, once.
+        e.set_info("game", "gomoku");
+        e.start(21, 21).unwrap();
+        e.set_info("game", "connect4");
+        e.set_info("k", "4");
+        assert!(matches!(
+            e.take_pending_error(),
+            Some(EngineError::BadSize(_))
+        ));
+        assert!(e.take_pending_error().is_none());
+    }
+
+    /// An engine with these `INFO` settings.
+    pub(super) fn engine_with(info: &[(&str, &str)]) -> Engine {
+        let mut e = Engine::new();
+        for (key, value) in info {
+            e.set_info(key, value);
+        }
+        e
     }
 
     pub(super) fn mv(x: u8, y: u8) -> Move {

@@ -1,18 +1,12 @@
 //! The engine's settings: what `INFO` lines and the command line set, and how the
 //! transposition table is sized from them within the memory the manager allows.
 
-use super::EngineError;
 use crate::game::GameKind;
 use crate::game::GomokuRule;
 use crate::opening::OpeningRule;
 use crate::search::time::Clock;
 use std::collections::HashMap;
 
-/// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
-/// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
-/// 32×32 board with two search threads, `scripts/reliability.py memory`) plus headroom; see
-/// the README.
-pub const BASE_MEMORY: u64 = 6 << 20;
 /// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
 pub const MEMORY_SHARE_PERMILLE: u64 = 750;
 /// Smallest transposition table the engine plays with.
@@ -103,29 +97,40 @@ impl Settings {
         kind.with_capture_search(self.raw.get("capture_search").map(String::as_str))
     }
 
-    /// Transposition-table bytes for these settings, or an error when `max_memory` is too
-    /// small for the engine to run at all.
-    pub fn tt_bytes(&self) -> Result<u64, EngineError> {
+    /// The bytes the whole process may hold: [`MEMORY_SHARE_PERMILLE`] of `max_memory`;
+    /// `None` without a limit.
+    pub fn allowed_bytes(&self) -> Option<u64> {
+        (self.max_memory > 0).then(|| self.max_memory / 1000 * MEMORY_SHARE_PERMILLE)
+    }
+
+    /// The room left for the search's tables when the process holds `fixed` bytes besides
+    /// them: `None` without a limit, else at least [`MIN_TT_BYTES`] (the least the engine
+    /// plays with, even where that breaks the limit: see [`Settings::floor`]).
+    pub fn table_room(&self, fixed: u64) -> Option<u64> {
+        self.allowed_bytes()
+            .map(|a| a.saturating_sub(fixed).max(MIN_TT_BYTES))
+    }
+
+    /// The least `max_memory` under which a process holding `fixed` bytes besides its
+    /// tables keeps within its share with the smallest tables.
+    pub fn floor(fixed: u64) -> u64 {
+        (fixed + MIN_TT_BYTES).div_ceil(MEMORY_SHARE_PERMILLE) * 1000
+    }
+
+    /// Transposition-table bytes for these settings when the tables have `room` bytes
+    /// ([`Settings::table_room`]): `hash_size` when given, else the room, else
+    /// [`DEFAULT_TT_BYTES`], and never more than a move's time can fill.
+    pub fn tt_bytes(&self, room: Option<u64>) -> u64 {
         if let Some(kib) = self.hash_kib {
-            return Ok((kib.saturating_mul(1024))
+            return (kib.saturating_mul(1024))
                 .min(ram_cap())
-                .clamp(MIN_TT_BYTES, MAX_TT_BYTES));
+                .clamp(MIN_TT_BYTES, MAX_TT_BYTES);
         }
-        let memory = if self.max_memory == 0 {
-            DEFAULT_TT_BYTES
-        } else {
-            let allowed = self.max_memory / 1000 * MEMORY_SHARE_PERMILLE;
-            let tt = allowed.saturating_sub(BASE_MEMORY);
-            if tt < MIN_TT_BYTES {
-                return Err(EngineError::Limit(format!(
-                    "max_memory {} is too small: the engine needs at least {} bytes",
-                    self.max_memory,
-                    (BASE_MEMORY + MIN_TT_BYTES) * 1000 / MEMORY_SHARE_PERMILLE + 1
-                )));
-            }
-            tt.min(MAX_TT_BYTES).min(ram_cap().max(MIN_TT_BYTES))
+        let memory = match room {
+            None => DEFAULT_TT_BYTES,
+            Some(r) => r.min(MAX_TT_BYTES).min(ram_cap()).max(MIN_TT_BYTES),
         };
-        Ok(memory.min(self.time_tt_bytes()))
+        memory.min(self.time_tt_bytes())
     }
 
     /// The table a move's time can fill ([`TT_BYTES_PER_MS`]), a power of two. Read from
@@ -159,6 +164,7 @@ impl Settings {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::tests::engine_with;
     use crate::engine::Engine;
 
     #[test]
@@ -173,33 +179,42 @@ mod tests {
     /// pages cost the first moves of a game their time, so fast games get small tables.
     #[test]
     fn the_table_is_sized_by_the_move_time_within_the_memory() {
-        let mut e = Engine::new();
-        e.set_info("thread_num", "1");
-        e.set_info("max_memory", "367001600");
-        e.set_info("timeout_match", "0");
+        let mut e = engine_with(&[
+            ("thread_num", "1"),
+            ("max_memory", "367001600"),
+            ("timeout_match", "0"),
+        ]);
         // 200 ms less the 50 ms reserve: 150 ms × 32 KiB, up to a power of two.
+        // The process holds 5 MiB besides its tables.
+        let fixed = 5 << 20;
+        let tt = |e: &Engine| e.settings.tt_bytes(e.settings.table_room(fixed));
         e.set_info("timeout_turn", "200");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(8 << 20));
+        assert_eq!(tt(&e), 8 << 20);
         e.set_info("timeout_turn", "1000");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(32 << 20));
+        assert_eq!(tt(&e), 32 << 20);
         e.set_info("thread_num", "2");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(64 << 20));
-        // Slow games: the memory limit decides (75% of it, less the base).
+        assert_eq!(tt(&e), 64 << 20);
+        // Slow games: the memory limit decides (75% of it, less what the process holds).
         e.set_info("timeout_turn", "30000");
-        let allowed = 367_001_600 / 1000 * MEMORY_SHARE_PERMILLE - BASE_MEMORY;
-        assert_eq!(e.settings.tt_bytes().ok(), Some(allowed.min(ram_cap())));
+        let allowed = 367_001_600 / 1000 * MEMORY_SHARE_PERMILLE - fixed;
+        assert_eq!(tt(&e), allowed.min(ram_cap()));
+        // Below the floor the table is the smallest.
+        e.set_info("max_memory", &(Settings::floor(fixed) - 1).to_string());
+        assert_eq!(tt(&e), MIN_TT_BYTES);
+        e.set_info("max_memory", &Settings::floor(fixed).to_string());
+        assert!(fixed + tt(&e) <= e.settings.allowed_bytes().unwrap());
         // Gomocup's fast games (5 s a move, 2 min a game) and no limits at all.
         e.set_info("timeout_turn", "5000");
         e.set_info("timeout_match", "120000");
         e.set_info("max_memory", "0");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(DEFAULT_TT_BYTES));
+        assert_eq!(tt(&e), DEFAULT_TT_BYTES);
         // `time_left` never resizes the table in the middle of a game.
         e.set_info("time_left", "3000");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(DEFAULT_TT_BYTES));
+        assert_eq!(tt(&e), DEFAULT_TT_BYTES);
         // An explicit size is taken as asked.
         e.set_info("timeout_turn", "200");
         e.set_info("hash_size", "65536");
-        assert_eq!(e.settings.tt_bytes().ok(), Some(64 << 20));
+        assert_eq!(tt(&e), 64 << 20);
     }
 
     #[test]
@@ -208,7 +223,7 @@ mod tests {
         e.set_info("thread_num", "100000");
         assert_eq!(e.settings.threads, Some(MAX_THREADS));
         e.set_info("hash_size", "999999999999");
-        let b = e.settings.tt_bytes().unwrap_or(0);
+        let b = e.settings.tt_bytes(None);
         assert!(b <= MAX_TT_BYTES && b <= ram_cap().max(MIN_TT_BYTES));
     }
 }

@@ -24,7 +24,7 @@ impl Engine {
             return None;
         }
         let limits = plan.step(i, n, Instant::now())?;
-        self.ensure_resources(limits.threads).ok()?;
+        self.ensure_resources(limits.threads);
         let mut iterations = Vec::new();
         let mut sink = |it: &Iteration| iterations.push((it.depth, it.score));
         let r = self.search_game(g, &limits, stop, &mut sink)?;
@@ -60,7 +60,7 @@ impl Engine {
         limits: Limits,
         stop: &Stop,
     ) -> Result<SwapAnswer, EngineError> {
-        if let Some(e) = self.pending_error.take() {
+        if let Some(e) = self.take_pending_error() {
             return Err(e);
         }
         if !matches!(self.kind, GameKind::Gomoku(_)) {

@@ -251,7 +251,13 @@ fn handle(
     rx: &Receiver<Input>,
     queue: &mut VecDeque<Input>,
 ) -> Flow {
-    if !matches!(cmd, Command::Info { .. } | Command::End | Command::About) {
+    // A command that starts a new game is judged by the settings in force, not by a
+    // complaint about the game it replaces.
+    let new_game = matches!(
+        cmd,
+        Command::Start { .. } | Command::RectStart { .. } | Command::Restart
+    );
+    if !new_game && !matches!(cmd, Command::Info { .. } | Command::End | Command::About) {
         if let Some(e) = engine.take_pending_error() {
             output::error(&e.to_string());
             return Flow::Continue;
@@ -434,8 +440,25 @@ impl Progress {
     }
 }
 
-/// Runs `job` for the engine: the part that needs no search, or the search itself.
+/// Runs `job` for the engine. What the engine has to tell the manager about its resources
+/// (a memory limit it cannot keep) is printed first, before the search's own lines.
 fn run_job(
+    engine: &mut Engine,
+    job: Job,
+    limits: Limits,
+    stop: &Stop,
+) -> Result<Reply, EngineError> {
+    if engine.game().is_some() {
+        engine.prepare(limits.threads);
+    }
+    for n in engine.take_notices() {
+        output::message(&n);
+    }
+    run_job_inner(engine, job, limits, stop)
+}
+
+/// The job itself: the part that needs no search, or the search.
+fn run_job_inner(
     engine: &mut Engine,
     job: Job,
     limits: Limits,

@@ -126,7 +126,8 @@ pub fn think(game: &Mnk, ctx: &mut ThinkContext) -> SearchResult {
         .limits
         .maximum
         .map(|t| t.saturating_duration_since(Instant::now()));
-    let mut tt = Tt::with_bytes(tt_bytes_for(game, budget, ctx.limits.max_nodes));
+    let by_memory = memory_cap(ctx.options.get("max_memory").map(String::as_str));
+    let mut tt = Tt::with_bytes(tt_bytes_for(game, budget, ctx.limits.max_nodes).min(by_memory));
     let mut s = Searcher::new(game, &mut tt, exact);
     s.heuristic = !exact || ctx.limits.max_depth.is_some();
     s.stop = Some(ctx.stop.clone());
@@ -246,6 +247,16 @@ fn tt_bytes_for(game: &Mnk, budget: Option<Duration>, max_nodes: Option<u64>) ->
     };
     let bytes = usize::try_from(nodes.saturating_mul(BUCKET_BYTES as u64)).unwrap_or(cap);
     bytes.clamp((1 << 16).min(cap), cap)
+}
+
+/// The most the table may take under a `max_memory` option (bytes; absent, unreadable or 0:
+/// no limit): half of it, the share the Connect Four search keeps its tables within, so the
+/// engine sizes both modes alike.
+fn memory_cap(max_memory: Option<&str>) -> usize {
+    match max_memory.and_then(|v| v.trim().parse::<u64>().ok()) {
+        Some(m) if m > 0 => usize::try_from(m / 2).unwrap_or(usize::MAX),
+        _ => usize::MAX,
+    }
 }
 
 struct Searcher<'a> {
@@ -710,6 +721,14 @@ mod tests {
         };
         let r = think(g, &mut ctx);
         (r, reports)
+    }
+
+    #[test]
+    fn table_fits_half_the_memory_option() {
+        assert_eq!(memory_cap(Some("8388608")), 4 << 20);
+        assert_eq!(memory_cap(Some("0")), usize::MAX);
+        assert_eq!(memory_cap(Some("junk")), usize::MAX);
+        assert_eq!(memory_cap(None), usize::MAX);
     }
 
     #[test]
