@@ -11,7 +11,7 @@ use std::collections::HashMap;
 /// Memory the process needs besides the transposition table, bytes (binary, pattern tables,
 /// thread stacks, buffers), measured with the TT at its minimum (peak RSS about 4 MB on a
 /// 32×32 board with two search threads, `scripts/reliability.py memory`) plus headroom; see
-/// docs/reliability.md.
+/// the README.
 pub const BASE_MEMORY: u64 = 6 << 20;
 /// Share of `max_memory` the whole process may use; Gomocup measures the process tree.
 pub const MEMORY_SHARE_PERMILLE: u64 = 750;
