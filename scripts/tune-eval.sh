@@ -31,8 +31,9 @@
 #   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
 #                        their positions are left out: the teacher scores only the new ones)
 #
-# The committed threat table and tempo (2026-11-28; docs/results/tuning.md, "The threat table") were fitted
-# alone, the other weights held, on a checkout of 622208a (the table at its starting values):
+# The committed threat table and tempo (2026-11-28; docs/results/tuning.md, "The threat
+# table") were fitted alone, the other weights held, on a checkout of 622208a (the table at
+# its starting values):
 #   scripts/tune-eval.sh --games 1600 --turn 50 --seed 51 --concurrency 2 --out A
 #   scripts/tune-eval.sh --games 3200 --turn 50 --seed 52 --concurrency 2 --only-threats \
 #       --write --out B A/selfplay/games.jsonl
@@ -47,9 +48,10 @@
 # position; 35 minutes on two cores); 19,428 of the scores were wins or losses found, so
 # 14,896 positions were fitted (held-out loss 0.021567 -> 0.017717). Against the weights
 # before, self-play: +26.1 +/- 30.7 over 480 games at 200 ms/move, +47.2 +/- 47.8 over 200
-# at 1 s (docs/results/strength.md, "What each technique gained"). The same labels without the window (every
-# position, the found wins included) fit weights that lost -210.6 +/- 71.7 over 133 games:
-# the decided positions taught the evaluation that open twos and threes are worth little.
+# at 1 s (docs/results/strength.md, "What each technique gained"). The same labels without
+# the window (every position, the found wins included) fit weights that lost -210.6 +/- 71.7
+# over 133 games: the decided positions taught the evaluation that open twos and threes are
+# worth little.
 # A second round on top of these weights (2026-11-27: the same command with --seed 42 run
 # by this build, 37,977 positions, 15,843 fitted; held-out loss 0.015715 -> 0.015180) scored
 # +13.8 +/- 31.0 over 480 games at 200 ms but -53.0 +/- 61.9 over 119 at 1 s against these
