@@ -13,11 +13,12 @@
 #   --out DIR        where pbrain-rapfi, its config.toml and the model go (default
 #                    arena-out/rapfi); Rapfi reads config.toml from the binary's folder
 #
-# The sources are taken at the commits the README's figures were measured with (RAPFI_REV,
-# NETWORKS_REV below; a checkout without them is built as it is, with a warning). No cmake:
-# the source list is Rapfi's CMakeLists core set (command modules off), compiled with g++
-# for this machine's instruction set. The config is Rapfi's classical example
-# (gomocalc-classical220723.toml: one thread, 32 MiB table) with Piskvork coordinates.
+# The sources are taken at the commits the Rapfi figures of docs/results/strength.md were
+# measured with (RAPFI_REV, NETWORKS_REV below; a checkout without them is built as it is,
+# with a warning). No cmake: the source list is Rapfi's CMakeLists core set (command
+# modules off), compiled with g++ for this machine's instruction set. The config is Rapfi's
+# classical example (gomocalc-classical220723.toml: one thread, 32 MiB table) with Piskvork
+# coordinates.
 #
 # Then, for example:
 #   scripts/gauntlet.sh --rule 0 --size 15 --turn 1000 --games 100 -- arena-out/rapfi/pbrain-rapfi

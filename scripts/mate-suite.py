@@ -18,7 +18,8 @@ runs of one build differ by about 4 positions at 1 s).
 game is given to Rapfi (`scripts/build-rapfi.sh`) for `--turn` ms and kept when Rapfi
 reports a win for the side to move in at least `--min-mate` plies (`Eval +M<n>`), at most
 `--per-game` positions a game. The default suite, scripts/data/rapfi-mates-free15.jsonl,
-was made so from wuzi's 40 games against Rapfi at 1 s/move (see the README).
+was made so from wuzi's 40 games against Rapfi at 1 s/move (docs/results/strength.md,
+"Against Rapfi").
 """
 import argparse
 import json

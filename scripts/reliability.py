@@ -18,8 +18,8 @@
   reliability.py memory [--limits 350,64,16] [--sizes 15,20,32] [--moves 12] [--turn 300]
       peak resident memory (VmHWM from /proc) per max_memory (MB) x board size.
 
-Without --engine, the release binary is built first (`cargo build --release -q`, as the old
-scripts/stress.sh, timing.sh and memory.sh did); --no-build skips that. Times are wall clock
+Without --engine, the release binary is built first (`cargo build --release -q`); --no-build
+skips that. Times are wall clock
 from the write of the request to the read of the reply.
 """
 import argparse, os, random, subprocess, sys, threading, time, queue

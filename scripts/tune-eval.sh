@@ -31,8 +31,9 @@
 #   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
 #                        their positions are left out: the teacher scores only the new ones)
 #
-# The committed threat table and tempo (2026-11-28; README, "The threat table") were fitted
-# alone, the other weights held, on a checkout of 622208a (the table at its starting values):
+# The committed threat table and tempo (2026-11-28; docs/results/tuning.md, "The threat
+# table") were fitted alone, the other weights held, on a checkout of 622208a (the table at
+# its starting values):
 #   scripts/tune-eval.sh --games 1600 --turn 50 --seed 51 --concurrency 2 --out A
 #   scripts/tune-eval.sh --games 3200 --turn 50 --seed 52 --concurrency 2 --only-threats \
 #       --write --out B A/selfplay/games.jsonl
@@ -40,16 +41,17 @@
 # 0.206547 -> 0.176575): +62.2 +/- 31.5 over 480 games at 200 ms and +56.1 +/- 48.6 over
 # 200 at 1 s against the weights before.
 # The other weights are a teacher fit of 2026-11-26 on top of the earlier fits below
-# (README, "The evaluation fitted to a teacher"):
+# (docs/results/tuning.md, "The evaluation fitted to a teacher"):
 #   scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8
 # 1,600 self-play games (at a 50 ms turn the build spends 5-30 ms a move; 24 moves a game
 # after the opening), 34,690 positions, each scored by a depth-8 search (about 75 ms a
 # position; 35 minutes on two cores); 19,428 of the scores were wins or losses found, so
 # 14,896 positions were fitted (held-out loss 0.021567 -> 0.017717). Against the weights
 # before, self-play: +26.1 +/- 30.7 over 480 games at 200 ms/move, +47.2 +/- 47.8 over 200
-# at 1 s (README, "What each technique gained"). The same labels without the window (every
-# position, the found wins included) fit weights that lost -210.6 +/- 71.7 over 133 games:
-# the decided positions taught the evaluation that open twos and threes are worth little.
+# at 1 s (docs/results/strength.md, "What each technique gained"). The same labels without
+# the window (every position, the found wins included) fit weights that lost -210.6 +/- 71.7
+# over 133 games: the decided positions taught the evaluation that open twos and threes are
+# worth little.
 # A second round on top of these weights (2026-11-27: the same command with --seed 42 run
 # by this build, 37,977 positions, 15,843 fitted; held-out loss 0.015715 -> 0.015180) scored
 # +13.8 +/- 31.0 over 480 games at 200 ms but -53.0 +/- 61.9 over 119 at 1 s against these
@@ -76,8 +78,8 @@
 # of the same kind) did not lower the held-out loss (0.133295 -> 0.133339), so it was not kept.
 # A fit of 2026-11-25 on 3,079 games at 200 ms and 1 s (1,400 of them against pela and Carbon)
 # lowered the held-out loss (0.169048 -> 0.162856) but scored 71.5% against pela at 200 ms where
-# the build's weights score 85.0% (same 200 games; README, "Screens of the evening of
-# 2026-11-25"), so it was not kept either: judge a refit by games, not by its loss.
+# the build's weights score 85.0% (same 200 games; docs/results/strength.md, "Screens of
+# the evening of 2026-11-25"), so it was not kept either: judge a refit by games, not by its loss.
 # The first fit was
 #   pbrain-wuzi tune --epochs 3000 --rate 3 selfplay1/games.jsonl selfplay2/games.jsonl \
 #       selfplay3/games.jsonl sp4/selfplay/games.jsonl sp5/selfplay/games.jsonl

@@ -281,7 +281,7 @@ pub struct SolveArgs {
     /// 2^26 entries unless --tt-entries) instead of reading positions
     #[arg(long, value_name = "FILE")]
     pub book: Option<std::path::PathBuf>,
-    /// connect4: print each position's evaluation terms (for scripts/c4-fit-eval.py)
+    /// connect4: print each position's evaluation terms (for scripts/lab/c4-fit-eval.py)
     /// instead of solving it
     #[arg(long, conflicts_with = "book")]
     pub features: bool,

@@ -1,9 +1,10 @@
 //! `pbrain-wuzi solve --train-ntuple`: the Connect Four n-tuple value network trained by
-//! self-play ([`train`]), the way the shipped 12×6 network was (README, "The n-tuple
-//! network"). The network itself, its file form and the indices the search follows are the
-//! game's ([`crate::game::connect4::ntuple`]); this module only plays the training games,
-//! with the solver as an oracle that ends them at their exact result and the midgame search
-//! as a deeper player, and writes the file.
+//! self-play ([`train`]), the way the shipped 12×6 network was (the commands:
+//! docs/tuning.md; the screens: docs/results/connect4.md, "The n-tuple network"). The
+//! network itself, its file form and the indices the search follows are the game's
+//! ([`crate::game::connect4::ntuple`]); this module only plays the training games, with the
+//! solver as an oracle that ends them at their exact result and the midgame search as a
+//! deeper player, and writes the file.
 
 use crate::game::connect4::bits::{Bits, Wide};
 use crate::game::connect4::ntuple::{self, NTuple, Tracker};
@@ -20,7 +21,7 @@ use std::time::Instant;
 
 /// The shape of the shipped network: 180 random walks of 8 cells, their mirror images
 /// sharing the tables (11.8M weights, 9% of them non-zero after training; 120 walks played
-/// 60 Elo weaker at 300 ms a move, and 120 walks of 7 cells 35 Elo weaker still, see README).
+/// 60 Elo weaker at 300 ms a move, and 120 walks of 7 cells 35 Elo weaker still, docs/results/connect4.md).
 pub const TUPLES: usize = 180;
 pub const TUPLE_CELLS: usize = 8;
 /// Mixed into the training seed to draw the tuples.
@@ -38,7 +39,7 @@ pub struct TrainOptions {
 }
 
 impl TrainOptions {
-    /// The shipped network's settings (README, "The n-tuple network").
+    /// The shipped network's settings (docs/tuning.md, the 12×6 n-tuple network).
     pub fn shipped(games: u64, seed: u64) -> TrainOptions {
         TrainOptions {
             games,

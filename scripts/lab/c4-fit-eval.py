@@ -13,8 +13,8 @@ weights on it is printed. --out rewrites src/game/connect4/eval_weights.rs (then
 usage: scripts/lab/c4-fit-eval.py SOLVED... --bin target/release/pbrain-wuzi [--hand]
                               [--width 12] [--height 6] [--out src/game/connect4/eval_weights.rs]
 The build's weights: scripts/lab/c4-fit-eval.py scripts/lab/data/c4-12x6-solved.txt --hand --bin ...
-Data: README, "Connect Four", the commands that produced scripts/lab/data/c4-12x6-solved.txt
-(arena games, their positions by scripts/lab/c4-game-positions.py, `solve --weak --timeout-s`).
+Data: docs/results/connect4.md, "The fitted leaf evaluation": the commands that produced
+scripts/lab/data/c4-12x6-solved.txt (arena games, their positions by scripts/lab/c4-game-positions.py, `solve --weak --timeout-s`).
 """
 import argparse
 import math

@@ -1,6 +1,8 @@
-//! The searches, above the rules: the gomoku alpha-beta with its threat solver (`gomoku`),
-//! the table, clock and busy table the searches share, and what every mode's move chooser
-//! reports. Scores, limits and the stop flag are
+//! The searches, above the rules, one folder per game: [`gomoku`] (the alpha-beta with its
+//! threat solver, for every gomoku rule and the capture variants), [`connect4`] (the exact
+//! solver, the opening book, the heuristic players) and [`mnk`]; beside them the parts they
+//! share (the transposition table [`tt`], the [`time`] manager's clock, the [`busy`] table of
+//! positions a thread is in) and what every mode's move chooser reports. Scores, limits and the stop flag are
 //! the crate's vocabulary (`crate::base`), re-exported here for the searches' callers.
 //!
 //! The search never reads stdin or prints: it gets a [`Limits`] and a [`Stop`] from the

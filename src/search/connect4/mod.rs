@@ -1,8 +1,9 @@
 //! The Connect Four searches: the move chooser the engine calls ([`think`]), the exact
 //! [`solver`], the [`midgame`] search the default player uses for positions the solver
 //! cannot finish in time, the classic beam search ([`heuristic`], `c4_player beam`), the
-//! classic [`players`] (random, greedy, Monte-Carlo, UCT). The `solve` subcommand's driver
-//! and the book builder are tools on top ([`crate::solve`]).
+//! classic [`players`] (random, greedy, Monte-Carlo, UCT). The midgame and beam searches
+//! deepen through one loop (`deepen`). The `solve` subcommand's driver, the book builder and
+//! the n-tuple training are tools on top ([`crate::solve`], [`crate::train`]).
 
 pub mod book;
 pub mod data_source;

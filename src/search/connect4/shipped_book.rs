@@ -2,7 +2,7 @@
 //! file named by `INFO c4_book`, or none.
 //!
 //! The shipped book (`book-7x6.bin` beside this file, built by `pbrain-wuzi solve --book`,
-//! see README) is compiled in, so the Gomocup's single executable carries it. It is checked
+//! see docs/tuning.md and docs/connect4.md) is compiled in, so the Gomocup's single executable carries it. It is checked
 //! like any file when first used. A book that cannot be used (missing file, wrong size,
 //! wrong hash) is never fatal: the engine logs one warning (stderr, `log` crate) and plays
 //! by search, as without a book. Each source is read and checked once per process.

@@ -4,7 +4,7 @@
 //! The shipped network (`ntuple-12x6.bin` beside this file, trained by `pbrain-wuzi solve
 //! --width 12 --height 6 --train-ntuple FILE`, then further with games ended by the solver,
 //! `--ntuple-from`, `--ntuple-solve-from`, and last with games whose moves a depth-4
-//! midgame search chose, `--ntuple-search-depth`: the commands are in README) is compiled
+//! midgame search chose, `--ntuple-search-depth`: the commands are in docs/tuning.md) is compiled
 //! in like the opening book and checked (hash, shape) when first used. A network that cannot be used, or one
 //! made for another board, is never fatal: the engine logs one warning and evaluates with
 //! the hand-set terms alone. Each source is read and checked once per process.

@@ -1,5 +1,7 @@
 //! The tunable parameters of the alpha-beta search (`--param NAME=VALUE` on the command
-//! line; no `INFO` key sets them), their defaults and their parser.
+//! line; no `INFO` key sets them), their defaults and their parser. Only settings the
+//! shipped search reads are here; what each gained when measured, and the settings deleted
+//! with their code (and the commit that holds it), are in docs/techniques.md.
 
 /// Tunable search parameters.
 #[derive(Clone, Copy, Debug)]
