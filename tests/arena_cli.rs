@@ -197,7 +197,7 @@ fn binary_negotiates_swap2_on_the_real_board() {
 #[test]
 fn readme_tables_are_the_help_word_for_word() {
     help_tables::check_readme_tables(
-        include_str!("../README.md"),
+        concat!(include_str!("../README.md"), include_str!("../docs/cli.md")),
         "wuzi-arena",
         env!("CARGO_BIN_EXE_wuzi-arena"),
     );

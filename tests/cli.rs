@@ -7,7 +7,8 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_pbrain-wuzi");
-const README: &str = include_str!("../README.md");
+/// README with docs/cli.md, where the subcommands' tables are.
+const README: &str = concat!(include_str!("../README.md"), include_str!("../docs/cli.md"));
 
 #[path = "common/help_tables.rs"]
 mod help_tables;

@@ -1,4 +1,5 @@
-//! The README's command tables against the binaries' `--help`: under `## Command line`, each
+//! The command tables against the binaries' `--help`: under each `## Command line` of the
+//! text given (README.md with docs/cli.md after it), each
 //! `### `BIN SUBCOMMAND…`` heading's table must be that help's own entries, word for word, in
 //! both directions, and every subcommand of `BIN --help` must have its table. Shared by the
 //! tests of `pbrain-wuzi` (tests/cli.rs) and `wuzi-arena` (tests/arena_cli.rs).
@@ -34,15 +35,16 @@ fn help_entries(help: &str) -> Vec<Entry> {
 /// The README's tables under `## Command line` for the binary `bin`: for each `### `bin …``
 /// heading, the subcommand's words after `bin` and the table's rows.
 fn readme_tables(readme: &str, bin: &str) -> Vec<(Vec<String>, Vec<Entry>)> {
-    let section = readme
+    let sections: Vec<&str> = readme
         .split("\n## Command line\n")
-        .nth(1)
-        .expect("README has a Command line section");
-    let section = section.split("\n## ").next().unwrap();
+        .skip(1)
+        .map(|s| s.split("\n## ").next().unwrap())
+        .collect();
+    assert!(!sections.is_empty(), "README has a Command line section");
     // `None` while under another binary's heading
     let mut tables: Vec<(Vec<String>, Vec<Entry>)> = Vec::new();
     let mut ours = false;
-    for line in section.lines() {
+    for line in sections.iter().flat_map(|s| s.lines()) {
         if let Some(heading) = line.strip_prefix("### ") {
             let words: Vec<String> = heading
                 .trim_matches('`')
