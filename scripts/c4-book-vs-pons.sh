@@ -17,6 +17,7 @@
 # processes at once, default 2), C4_DUMP (the entry lister, default built with
 # `cargo build --release --example c4_book_dump`), KEEP (a directory to keep the files in).
 set -euo pipefail
+case "${1:-}" in -h | --help) exec "$(dirname "$0")/lib/help.sh" "$0" ;; esac
 here=$(cd "$(dirname "$0")" && pwd)
 pons=${1:?usage: $0 PONS_DIR_OR_BINARY [SAMPLE] [SEED] [MIN_PLY]}
 sample=${2:-300}
