@@ -2,7 +2,7 @@
 """How fast wuzi finds the forced wins a stronger engine finds: a tactics suite.
 
   scripts/mate-suite.py run [--positions FILE] [--engine BIN] [--turn MS] [--concurrency N]
-                            [--param NAME=VALUE ...]
+                            [--depth D] [--param NAME=VALUE ...]
   scripts/mate-suite.py make --games GAMES.jsonl --rapfi BIN [--turn MS] [--min-mate N]
                             [--per-game N] [--concurrency N] > FILE
 
@@ -10,7 +10,10 @@
 win), gives the engine `--turn` ms and reads its `MESSAGE depth ... ev E ... tm T` lines: a
 position counts as solved at the first line whose score is a proven win (E >= 29000), at
 time T. It prints the solved count, the time summed over the suite (an unsolved position
-counts the whole turn) and the counts by the win's length. Times depend on the machine and
+counts the whole turn) and the counts by the win's length. With `--depth D` each search
+stops at depth D on one thread (no time limit that binds): the count, and the nodes summed
+over the suite, are then the same on any machine and load, which is how a change that should
+only cut cost is shown to change no result. Times depend on the machine and
 its load: compare builds in one session, same settings, on an otherwise quiet machine (two
 runs of one build differ by about 4 positions at 1 s).
 
@@ -37,14 +40,18 @@ DEFAULT_SUITE = os.path.join(ROOT, "scripts", "data", "rapfi-mates-free15.jsonl"
 WIN_MIN = 29000
 
 
-def ask(cmd, moves, turn_ms):
+def ask(cmd, moves, turn_ms, depth=None):
     """The engine's MESSAGE lines before its move, for `moves` (black first) on a 15x15
-    freestyle board, from a fresh process so that no table carries over."""
+    freestyle board, from a fresh process so that no table carries over. With `depth`, a
+    one-thread search to that depth with no binding clock."""
     # Rapfi reads config.toml from its own folder or the working one: run it there.
     eng = Engine(cmd, cwd=os.path.dirname(os.path.abspath(cmd[0])))
+    infos = {"timeout_turn": turn_ms, "timeout_match": 0, "rule": 0}
+    if depth is not None:
+        infos.update({"timeout_turn": 3_600_000, "max_depth": depth, "thread_num": 1})
     try:
-        got = eng.analyse(moves, infos={"timeout_turn": turn_ms, "timeout_match": 0, "rule": 0},
-                          timeout=turn_ms / 1000 + 30)
+        got = eng.analyse(moves, infos=infos,
+                          timeout=infos["timeout_turn"] / 1000 + 30)
     finally:
         eng.close()
     return got[0] if got else []
@@ -57,6 +64,16 @@ def solved_at(lines):
         if m and int(m.group(1)) >= WIN_MIN:
             return int(m.group(3)), int(m.group(2))
     return None
+
+
+def last_nodes(lines):
+    """The node count of the last iteration reported (the search's total)."""
+    nodes = 0
+    for line in lines:
+        m = re.search(r" n (\d+) ", line)
+        if m:
+            nodes = int(m.group(1))
+    return nodes
 
 
 def rapfi_mate(lines):
@@ -74,14 +91,21 @@ def run(args):
     cmd = [args.engine] + [a for p in args.param for a in ("--param", p)]
 
     def one(x):
-        return solved_at(ask(cmd, [tuple(m) for m in x["moves"]], args.turn))
+        lines = ask(cmd, [tuple(m) for m in x["moves"]], args.turn, args.depth)
+        return solved_at(lines), last_nodes(lines)
 
     with ThreadPoolExecutor(args.concurrency) as ex:
-        res = list(ex.map(one, suite))
+        both = list(ex.map(one, suite))
+    res = [r for r, _ in both]
     solved = [r for r in res if r]
-    total = sum(r[0] if r else args.turn for r in res)
-    print(f"solved {len(solved)}/{len(res)} within {args.turn} ms; "
-          f"time summed {total} ms (an unsolved position counts {args.turn})")
+    if args.depth is not None:
+        print(f"solved {len(solved)}/{len(res)} at depth {args.depth} (one thread); "
+              f"nodes summed {sum(n for _, n in both)}; "
+              f"proved positions: {' '.join(str(i) for i, r in enumerate(res) if r)}")
+    else:
+        total = sum(r[0] if r else args.turn for r in res)
+        print(f"solved {len(solved)}/{len(res)} within {args.turn} ms; "
+              f"time summed {total} ms (an unsolved position counts {args.turn})")
     by = Counter()
     got = Counter()
     for x, r in zip(suite, res):
@@ -125,6 +149,8 @@ def main():
     r.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "pbrain-wuzi"))
     r.add_argument("--turn", type=int, default=1000)
     r.add_argument("--concurrency", type=int, default=1)
+    r.add_argument("--depth", type=int, help="search each position to this depth on one "
+                   "thread instead of for --turn ms (deterministic: nodes and results)")
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     m = sub.add_parser("make", help="build a suite from arena records with Rapfi")
     m.add_argument("--games", required=True)

@@ -13,6 +13,7 @@
 mod bench;
 mod board;
 pub mod capture;
+mod decided;
 pub mod features;
 mod forbidden;
 pub mod initiative;
@@ -26,5 +27,6 @@ pub mod weights;
 
 pub use bench::bench_make_undo;
 pub use board::{AsciiError, Board, SizeError, DIRS, MAX_SIZE, MIN_SIZE};
+pub use decided::Verdict;
 pub use pattern::{Code, Pattern};
 pub use rules::{Caro, CaroExact, FiveRule, Freestyle, Renju, Rule, Standard};

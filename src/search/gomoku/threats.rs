@@ -15,7 +15,7 @@
 //! remembered in a small private table (key, remaining depth) because threat sequences
 //! transpose constantly; wins end the search and need no table. The solver is per thread.
 
-use crate::game::gomoku::{Board, Code, Rule};
+use crate::game::gomoku::{Board, Code, Rule, Verdict};
 use crate::game::{Color, Game, Move, Outcome};
 use crate::search::Stop;
 use std::time::Instant;
@@ -504,6 +504,11 @@ pub trait Tactics: Game {
     fn opponent_can_four(&self) -> bool;
     /// Whether the side to move can make five at once (O(1)).
     fn can_five(&self) -> bool;
+    /// The result the position's codes prove without a search, where the mode can tell
+    /// (gomoku: [`Board::decided`]); every node asks it before it generates a move.
+    fn decided(&self) -> Option<Verdict> {
+        None
+    }
     /// Whether the mode's leaves are judged by a quiescence search of fours
     /// ([`Tactics::quiet_fours`]); otherwise by a VCF probe and the static value.
     const FOUR_QUIESCENCE: bool = false;
@@ -559,6 +564,11 @@ impl<R: Rule> Tactics for Board<R> {
     #[inline]
     fn can_five(&self) -> bool {
         self.code_count(self.side_to_move(), Code::Five) > 0
+    }
+
+    #[inline]
+    fn decided(&self) -> Option<Verdict> {
+        Board::decided(self)
     }
 
     const FOUR_QUIESCENCE: bool = true;

@@ -25,7 +25,7 @@ mod qsearch;
 pub use super::params::{ParamError, Params};
 use super::root::{fallback, parallel_vct, root_threats, safety_check};
 use super::threats::{Solver, Tactics, ThreatLimits, ThreatWin};
-use crate::game::gomoku::Code;
+use crate::game::gomoku::{Code, Verdict};
 use crate::game::{Move, Outcome, ScoredMove};
 use crate::search::busy::BusyTable;
 use crate::search::score::{
@@ -56,6 +56,14 @@ const ONE_PLY: i32 = 16;
 
 /// Whole plies in `depth` units, rounded down.
 #[inline]
+/// The score of a position the codes decide, `ply` plies from the root.
+fn verdict_score(v: Verdict, ply: u32) -> i32 {
+    match v {
+        Verdict::Win(n) => mate_in(ply + n),
+        Verdict::Loss(n) => mated_in(ply + n),
+    }
+}
+
 fn plies(depth: i32) -> i32 {
     depth.div_euclid(ONE_PLY)
 }
@@ -318,9 +326,9 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if ply as usize >= MAX_PLY {
             return self.game.evaluate();
         }
-        // A five on the board's next move is the end: no list to build, no table to read.
-        if G::FOUR_QUIESCENCE && self.game.can_five() {
-            return mate_in(ply + 1);
+        // A position the codes decide is the end: no list to build, no table to read.
+        if let Some(v) = self.game.decided() {
+            return verdict_score(v, ply);
         }
         let p = ply as usize;
         self.evals[p] = NO_EVAL;

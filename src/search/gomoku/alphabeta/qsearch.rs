@@ -8,7 +8,7 @@
 //! [`Params::qs_plain`](super::Params::qs_plain) attacker plies only, then only fours that
 //! make something more, so the search stays small while every VCF it walks is exact.
 
-use super::Worker;
+use super::{verdict_score, Worker};
 use crate::search::gomoku::threats::Tactics;
 use crate::search::score::{from_tt, mate_in, mated_in, to_tt, INFINITE};
 use crate::search::tt::Bound;
@@ -29,11 +29,11 @@ impl<G: Tactics> Worker<'_, G> {
         if p >= super::MAX_PLY {
             return self.game.evaluate();
         }
+        if let Some(v) = self.game.decided() {
+            return verdict_score(v, ply);
+        }
         if self.game.facing_five() {
             return self.qdefend(ply, alpha, beta, qply);
-        }
-        if self.game.can_five() {
-            return mate_in(ply + 1);
         }
         alpha = alpha.max(mated_in(ply));
         beta = beta.min(mate_in(ply + 1));
