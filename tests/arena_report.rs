@@ -9,6 +9,9 @@
 //! Chromium is a test dependency: `scripts/setup.sh` installs Debian's package
 //! (`.ci/run` calls it). Without it this test fails, saying so.
 
+#[path = "common/setup.rs"]
+mod setup;
+
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -76,11 +79,9 @@ struct Browser {
 
 impl Browser {
     fn start(profile: &Path) -> Browser {
-        assert!(
-            Path::new(CHROMIUM).exists(),
-            "{CHROMIUM} is missing: the report test needs Debian's chromium \
-             (run scripts/setup.sh, or apt-get update && apt-get install -y chromium)"
-        );
+        setup::ensure("Debian's chromium (the report test drives it)", || {
+            Path::new(CHROMIUM).exists()
+        });
         // the shell hands our pipes to Chromium as fds 3 and 4, where it expects them
         let child = Command::new("sh")
             .arg("-c")

@@ -8,6 +8,9 @@
 //! twice changes the results) and the same on every run, so sharded and unsharded runs can
 //! be compared line by line, up to the timing fields.
 
+#[path = "common/setup.rs"]
+mod setup;
+
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -426,11 +429,14 @@ fn every_level_answers_help_and_wrong_options_exit_2() {
 #[test]
 fn arena_parallel_script_runs_shards_two_at_a_time_and_merges() {
     // A missing tool fails the test: a skip would pass without showing the script works.
-    let parallel = Command::new("parallel").arg("--version").output();
-    assert!(
-        parallel.is_ok_and(|o| o.status.success() && text(&o.stdout).contains("GNU parallel")),
-        "this test needs GNU parallel: install it with `sudo scripts/setup.sh` \
-         (or `apt-get install parallel`)"
+    setup::ensure(
+        "GNU parallel (scripts/arena-parallel.sh runs the shards with it)",
+        || {
+            Command::new("parallel")
+                .arg("--version")
+                .output()
+                .is_ok_and(|o| o.status.success() && text(&o.stdout).contains("GNU parallel"))
+        },
     );
     let root = scratch("parallel");
     let base = tournament(3);
