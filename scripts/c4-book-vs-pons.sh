@@ -28,15 +28,9 @@ work=${KEEP:-$(mktemp -d)}
 mkdir -p "$work"
 [[ -n ${KEEP:-} ]] || trap 'rm -rf "$work"' EXIT
 
-if [[ -d $pons ]]; then
-    pons_bin=$work/c4solver
-    g++ --std=c++11 -O3 -DNDEBUG -o "$pons_bin" "$pons"/{main,Solver}.cpp ||
-        { echo "cannot build Pons' solver from $pons (main.cpp, Solver.cpp)" >&2; exit 2; }
-elif [[ -x $pons ]]; then
-    pons_bin=$(realpath "$pons")
-else
-    echo "$pons is neither a directory nor an executable" >&2; exit 2
-fi
+# shellcheck source=lib/pons.sh
+source "$here/lib/pons.sh"
+pons_bin=$(pons_solver "$pons" "$work")
 if [[ -z ${C4_DUMP:-} ]]; then
     (cd "$here/.." && cargo build --release -q --example c4_book_dump)
     dump=$here/../target/release/examples/c4_book_dump

@@ -28,16 +28,9 @@ ours=$(cd "$(dirname "$ours")" && pwd)/$(basename "$ours")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-if [[ -d $pons ]]; then
-    for f in main.cpp Solver.cpp; do
-        [[ -f $pons/$f ]] || { echo "no $f in $pons" >&2; exit 2; }
-    done
-    g++ --std=c++11 -O3 -DNDEBUG -o "$work/c4solver" "$pons/main.cpp" "$pons/Solver.cpp"
-    pons_bin=$work/c4solver
-else
-    [[ -x $pons ]] || { echo "$pons is neither a directory nor an executable" >&2; exit 2; }
-    pons_bin=$(cd "$(dirname "$pons")" && pwd)/$(basename "$pons")
-fi
+# shellcheck source=lib/pons.sh
+source "$here/lib/pons.sh"
+pons_bin=$(pons_solver "$pons" "$work")
 [[ -x $ours ]] || { echo "no binary $ours (cargo build --release)" >&2; exit 2; }
 
 if [[ -n ${C4_POSITIONS:-} ]]; then
