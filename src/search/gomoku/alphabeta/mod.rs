@@ -56,14 +56,6 @@ const ONE_PLY: i32 = 16;
 
 /// Whole plies in `depth` units, rounded down.
 #[inline]
-/// The score of a position the codes decide, `ply` plies from the root.
-fn verdict_score(v: Verdict, ply: u32) -> i32 {
-    match v {
-        Verdict::Win(n) => mate_in(ply + n),
-        Verdict::Loss(n) => mated_in(ply + n),
-    }
-}
-
 fn plies(depth: i32) -> i32 {
     depth.div_euclid(ONE_PLY)
 }
@@ -303,6 +295,27 @@ impl<'a, G: Tactics> Worker<'a, G> {
         v
     }
 
+    /// What every node of the alpha-beta and of the leaf search does first: count itself, and
+    /// end at once on a finished game, a stop, the ply limit or a position the codes decide
+    /// (no list to build, no table to read).
+    fn enter(&mut self, ply: u32) -> Option<i32> {
+        self.nodes += 1;
+        self.seldepth = self.seldepth.max(ply);
+        if let Some(o) = self.game.outcome() {
+            return Some(self.terminal(o, ply));
+        }
+        if self.check_abort() {
+            return Some(0);
+        }
+        if ply as usize >= MAX_PLY {
+            return Some(self.game.evaluate());
+        }
+        self.game.decided().map(|v| match v {
+            Verdict::Win(n) => mate_in(ply + n),
+            Verdict::Loss(n) => mated_in(ply + n),
+        })
+    }
+
     fn node(
         &mut self,
         depth: i32,
@@ -315,20 +328,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         if depth <= 0 && G::FOUR_QUIESCENCE {
             return self.qsearch(ply, alpha, beta, 0);
         }
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = self.game.outcome() {
-            return self.terminal(o, ply);
-        }
-        if self.check_abort() {
-            return 0;
-        }
-        if ply as usize >= MAX_PLY {
-            return self.game.evaluate();
-        }
-        // A position the codes decide is the end: no list to build, no table to read.
-        if let Some(v) = self.game.decided() {
-            return verdict_score(v, ply);
+        if let Some(v) = self.enter(ply) {
+            return v;
         }
         let p = ply as usize;
         self.evals[p] = NO_EVAL;

@@ -8,7 +8,7 @@
 //! [`Params::qs_plain`](super::Params::qs_plain) attacker plies only, then only fours that
 //! make something more, so the search stays small while every VCF it walks is exact.
 
-use super::{verdict_score, Worker};
+use super::Worker;
 use crate::search::gomoku::threats::Tactics;
 use crate::search::score::{from_tt, mate_in, mated_in, to_tt, INFINITE};
 use crate::search::tt::Bound;
@@ -17,21 +17,10 @@ impl<G: Tactics> Worker<'_, G> {
     /// The quiescence value of the position at `ply` inside `(alpha, beta)`; `qply` counts
     /// the attacker's fours played since the leaf.
     pub(super) fn qsearch(&mut self, ply: u32, mut alpha: i32, mut beta: i32, qply: u32) -> i32 {
-        self.nodes += 1;
-        self.seldepth = self.seldepth.max(ply);
-        if let Some(o) = self.game.outcome() {
-            return self.terminal(o, ply);
-        }
-        if self.check_abort() {
-            return 0;
+        if let Some(v) = self.enter(ply) {
+            return v;
         }
         let p = ply as usize;
-        if p >= super::MAX_PLY {
-            return self.game.evaluate();
-        }
-        if let Some(v) = self.game.decided() {
-            return verdict_score(v, ply);
-        }
         if self.game.facing_five() {
             return self.qdefend(ply, alpha, beta, qply);
         }
