@@ -1,21 +1,23 @@
 #!/usr/bin/env python3
 """How fast wuzi finds the forced wins a stronger engine finds: a tactics suite.
 
-  scripts/mate-suite.py run [--positions FILE] [--engine BIN] [--turn MS] [--concurrency N]
-                            [--depth D] [--param NAME=VALUE ...]
+  scripts/mate-suite.py run [--positions FILE] [--engine BIN] [--turn MS] [--threads N]
+                            [--concurrency N] [--depth D | --nodes N] [--param NAME=VALUE ...]
   scripts/mate-suite.py make --games GAMES.jsonl --rapfi BIN [--turn MS] [--min-mate N]
                             [--per-game N] [--concurrency N] > FILE
 
 `run` sets each position up with `BOARD` (15x15 freestyle, the side to move has a forced
-win), gives the engine `--turn` ms and reads its `MESSAGE depth ... ev E ... tm T` lines: a
-position counts as solved at the first line whose score is a proven win (E >= 29000), at
-time T. It prints the solved count, the time summed over the suite (an unsolved position
-counts the whole turn) and the counts by the win's length. With `--depth D` each search
-stops at depth D on one thread (no time limit that binds): the count, and the nodes summed
-over the suite, are then the same on any machine and load, which is how a change that should
-only cut cost is shown to change no result. Times depend on the machine and
-its load: compare builds in one session, same settings, on an otherwise quiet machine (two
-runs of one build differ by about 4 positions at 1 s).
+win), gives the engine `--turn` ms on `--threads` threads (default 1) and reads its
+`MESSAGE depth ... ev E ... tm T` lines (or Rapfi's `Depth | Eval +Mn | Time`, so that Rapfi
+runs the same suite): a position counts as solved at the first line whose score is a proven
+win (E >= 29000), at time T. It prints the solved count, the time summed over the suite (an
+unsolved position counts the whole turn) and the counts by the win's length. With `--depth D`
+or `--nodes N` each search stops at that depth or node count on one thread (no time limit
+that binds): the count, and the nodes summed over the suite, are then the same on any
+machine and load. A fixed depth shows that a change that should only cut cost changes no
+result; a fixed node budget shows how cheaply a build proves wins. Times depend on the
+machine and its load: compare builds in one session, same settings, on an otherwise quiet
+machine (two runs of one build differ by about 4 positions at 1 s).
 
 `make` builds such a suite from arena records (`games.jsonl`): every position of every
 game is given to Rapfi (`scripts/build-rapfi.sh`) for `--turn` ms and kept when Rapfi
@@ -40,15 +42,20 @@ DEFAULT_SUITE = os.path.join(ROOT, "scripts", "data", "rapfi-mates-free15.jsonl"
 WIN_MIN = 29000
 
 
-def ask(cmd, moves, turn_ms, depth=None):
+def ask(cmd, moves, turn_ms, depth=None, threads=None, nodes=None):
     """The engine's MESSAGE lines before its move, for `moves` (black first) on a 15x15
     freestyle board, from a fresh process so that no table carries over. With `depth`, a
-    one-thread search to that depth with no binding clock."""
+    one-thread search to that depth with no binding clock; with `nodes`, likewise to that
+    many nodes; `threads` sets thread_num."""
     # Rapfi reads config.toml from its own folder or the working one: run it there.
     eng = Engine(cmd, cwd=os.path.dirname(os.path.abspath(cmd[0])))
     infos = {"timeout_turn": turn_ms, "timeout_match": 0, "rule": 0}
+    if threads is not None:
+        infos["thread_num"] = threads
     if depth is not None:
         infos.update({"timeout_turn": 3_600_000, "max_depth": depth, "thread_num": 1})
+    if nodes is not None:
+        infos.update({"timeout_turn": 3_600_000, "max_node": nodes, "thread_num": 1})
     try:
         got = eng.analyse(moves, infos=infos,
                           timeout=infos["timeout_turn"] / 1000 + 30)
@@ -58,11 +65,16 @@ def ask(cmd, moves, turn_ms, depth=None):
 
 
 def solved_at(lines):
-    """(ms, nodes) of the first iteration that proved a win, or None."""
+    """(ms, nodes) of the first iteration that proved a win, or None. Reads wuzi's
+    `MESSAGE depth … ev E n N … tm T` lines and Rapfi's `Depth … | Eval +Mn | Time Tms`
+    (nodes 0: Rapfi prints them only at the end), so that both run the same suite."""
     for line in lines:
         m = re.search(r"ev (-?\d+) n (\d+) .*tm (\d+)", line)
         if m and int(m.group(1)) >= WIN_MIN:
             return int(m.group(3)), int(m.group(2))
+        m = re.search(r"Eval \+M\d+ \| Time (\d+)ms", line)
+        if m:
+            return int(m.group(1)), 0
     return None
 
 
@@ -88,23 +100,26 @@ def rapfi_mate(lines):
 
 def run(args):
     suite = [json.loads(line) for line in open(args.positions)]
-    cmd = [args.engine] + [a for p in args.param for a in ("--param", p)]
+    cmd = [os.path.abspath(args.engine)] + [a for p in args.param for a in ("--param", p)]
 
     def one(x):
-        lines = ask(cmd, [tuple(m) for m in x["moves"]], args.turn, args.depth)
+        lines = ask(cmd, [tuple(m) for m in x["moves"]], args.turn, args.depth, args.threads,
+                    args.nodes)
         return solved_at(lines), last_nodes(lines)
 
     with ThreadPoolExecutor(args.concurrency) as ex:
         both = list(ex.map(one, suite))
     res = [r for r, _ in both]
     solved = [r for r in res if r]
-    if args.depth is not None:
-        print(f"solved {len(solved)}/{len(res)} at depth {args.depth} (one thread); "
+    if args.depth is not None or args.nodes is not None:
+        bound = f"depth {args.depth}" if args.depth is not None else f"{args.nodes} nodes"
+        print(f"solved {len(solved)}/{len(res)} at {bound} (one thread); "
               f"nodes summed {sum(n for _, n in both)}; "
               f"proved positions: {' '.join(str(i) for i, r in enumerate(res) if r)}")
     else:
         total = sum(r[0] if r else args.turn for r in res)
-        print(f"solved {len(solved)}/{len(res)} within {args.turn} ms; "
+        print(f"solved {len(solved)}/{len(res)} within {args.turn} ms "
+              f"({args.threads} thread{'s' if args.threads != 1 else ''}); "
               f"time summed {total} ms (an unsolved position counts {args.turn})")
     by = Counter()
     got = Counter()
@@ -151,6 +166,10 @@ def main():
     r.add_argument("--concurrency", type=int, default=1)
     r.add_argument("--depth", type=int, help="search each position to this depth on one "
                    "thread instead of for --turn ms (deterministic: nodes and results)")
+    r.add_argument("--nodes", type=int, help="search each position for this many nodes on "
+                   "one thread instead (deterministic, and a measure of how cheaply it proves)")
+    r.add_argument("--threads", type=int, default=1,
+                   help="thread_num for a timed run (default 1, as Rapfi's classical config)")
     r.add_argument("--param", action="append", default=[], metavar="NAME=VALUE")
     m = sub.add_parser("make", help="build a suite from arena records with Rapfi")
     m.add_argument("--games", required=True)
