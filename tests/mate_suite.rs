@@ -55,6 +55,73 @@ fn run_counts_the_wins_the_engine_proves() {
     assert!(out.contains("win in   1-8 plies: 1/2"), "{out}");
 }
 
+/// A fixed node budget is the load-independent measure: the count and the nodes summed
+/// come out the same on every run.
+#[test]
+fn a_node_budget_gives_the_same_count_every_time() {
+    let dir = scratch("nodes");
+    let suite = dir.join("suite.jsonl");
+    std::fs::write(
+        &suite,
+        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
+         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
+    )
+    .unwrap();
+    let args = [
+        "run",
+        "--positions",
+        suite.to_str().unwrap(),
+        "--engine",
+        env!("CARGO_BIN_EXE_pbrain-wuzi"),
+        "--nodes",
+        "20000",
+    ];
+    let first = run_script(&args);
+    assert!(
+        first.starts_with("solved 1/2 at 20000 nodes (one thread); nodes summed "),
+        "{first}"
+    );
+    assert_eq!(first, run_script(&args));
+}
+
+/// Rapfi's `Eval +Mn` lines count as proofs, so that the same suite measures it too.
+#[cfg(unix)]
+#[test]
+fn rapfi_style_mate_lines_count() {
+    let dir = scratch("rapfi");
+    let fake = dir.join("pbrain-fake");
+    // Reports a mate only where black has stones on row 7 (the first position).
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nwin=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) win=0; echo OK ;;\n    6,7,*) win=1 ;;\n    DONE) if [ $win = 1 ]; then echo \"MESSAGE Depth 5-5 | Eval +M3 | Time 4ms | H8\"; else echo \"MESSAGE Depth 5-5 | Eval 12 | Time 4ms | H8\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n  esac\ndone\n",
+    )
+    .unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let suite = dir.join("suite.jsonl");
+    std::fs::write(
+        &suite,
+        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
+         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
+    )
+    .unwrap();
+    let out = run_script(&[
+        "run",
+        "--positions",
+        suite.to_str().unwrap(),
+        "--engine",
+        fake.to_str().unwrap(),
+        "--turn",
+        "100",
+    ]);
+    assert!(
+        out.starts_with("solved 1/2 within 100 ms (1 thread); time summed 104 ms"),
+        "{out}"
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn make_keeps_the_long_wins_the_stronger_engine_reports() {

@@ -17,7 +17,7 @@ use crate::opening::{self, OpeningRule, OpeningViolation};
 use crate::rng::Rng;
 use crate::search::gomoku::alphabeta::{self, Params};
 use crate::search::score::is_decisive;
-use crate::search::time::UNLIMITED_MS;
+use crate::search::time::{Lateness, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
 use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
 use std::collections::HashMap;
@@ -159,6 +159,8 @@ pub struct Engine {
     /// The ply of the position the engine's last search was for, and that search's score
     /// (side to move's view): the time manager compares the next search's with it.
     last_own: Option<(usize, i32)>,
+    /// How late the searches lately were against their hard limits: the per-move reserve.
+    lateness: Lateness,
 }
 
 impl Default for Engine {
@@ -190,6 +192,7 @@ impl Engine {
             params: Params::default(),
             rng: None,
             last_own: None,
+            lateness: Lateness::default(),
         }
     }
 
@@ -592,7 +595,7 @@ impl Engine {
             let cells = g.width() * g.height();
             cells.saturating_sub(g.ply()).div_ceil(2) as i64
         });
-        let budget = self.settings.clock.budget(moves_left);
+        let budget = self.settings.clock.budget(moves_left, self.lateness.ms());
         let threads = self.settings.search_threads();
         Limits {
             start: Some(received),
@@ -727,6 +730,14 @@ impl Engine {
                 let mut limits = limits;
                 limits.exclude.extend(self.blocked.iter().copied());
                 let r = self.search_current(&limits, stop, report)?;
+                // A search stopped by its hard limit shows how late this machine lets it
+                // answer; one that ended before it shows nothing.
+                if let Some(overrun) = limits
+                    .maximum
+                    .and_then(|m| Instant::now().checked_duration_since(m))
+                {
+                    self.lateness.observe(overrun);
+                }
                 if let Some(g) = self.game.as_ref() {
                     self.last_own = (r.depth > 0).then_some((g.ply(), r.score));
                 }

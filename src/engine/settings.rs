@@ -142,7 +142,9 @@ impl Settings {
             ..self.clock
         };
         // The most a move may take early in a game (moves to go: a 15×15 game's half).
-        let ms = clock.budget(113).maximum.as_millis() as u64;
+        // The lateness first assumed, so the size stays the same through a game.
+        let late = crate::search::time::FIRST_LATE_MS as i64;
+        let ms = clock.budget(113, late).maximum.as_millis() as u64;
         let threads = self.search_threads() as u64;
         ms.saturating_mul(threads)
             .saturating_mul(TT_BYTES_PER_MS)

@@ -12,18 +12,34 @@ use std::time::Duration;
 pub const UNLIMITED_MS: i64 = 2_147_483_647;
 /// Per-move limit when the manager gives none at all.
 pub const DEFAULT_TURN_MS: i64 = 5_000;
-/// Smallest reserve kept back from any limit, ms.
+/// Smallest reserve kept back from the match clock, ms.
 pub const MIN_RESERVE_MS: i64 = 50;
 /// Largest reserve, ms: beyond this the reserve only wastes thinking time.
 pub const MAX_RESERVE_MS: i64 = 1000;
-/// Reserve as a fraction of the limit, per mille.
+/// Match-clock reserve as a fraction of the time left, per mille.
 pub const RESERVE_PERMILLE: i64 = 120;
+/// What a per-move limit always keeps back, ms: the reply's way out and the manager's
+/// reading of it. Measured well under 1 ms on a quiet machine; see [`Lateness`] for the
+/// rest.
+pub const TURN_RESERVE_FLOOR_MS: i64 = 8;
+/// A per-move limit also keeps back this share of itself, per mille: on long turns a
+/// little more costs nothing.
+pub const TURN_RESERVE_PERMILLE: i64 = 10;
+/// Each ms by which searches were lately seen to overrun their hard limit keeps this many
+/// ms back from the next per-move limit.
+pub const LATE_FACTOR: i64 = 2;
+/// The overrun assumed before any was measured, ms (a loaded 2-core machine showed up to
+/// 6 ms).
+pub const FIRST_LATE_MS: f64 = 10.0;
+/// How much of the overrun estimate a search that overran less keeps (the estimate follows
+/// the machine's load down, slowly, and up at once).
+pub const LATE_DECAY: f64 = 0.75;
 /// Time for a "move now" answer (time already out): enough to pick a sensible move.
 pub const PANIC_MS: i64 = 15;
 /// With a fixed turn limit, the soft target's share of it, per mille. The alpha-beta search
-/// with a per-move clock only starts iterations until its own `Params::time_turn` share
-/// instead (time saved there is lost, not banked); the soft target still paces the root
-/// threat searches and the swap steps.
+/// with a per-move clock only deepens until the hard limit instead (time saved there is
+/// lost, not banked); the soft target still paces the root threat searches and the swap
+/// steps.
 pub const TURN_OPTIMUM_PERMILLE: i64 = 700;
 /// Match time is shared as if this many moves were still to come.
 pub const MOVES_TO_GO: i64 = 22;
@@ -60,8 +76,47 @@ pub struct Budget {
     pub per_move: bool,
 }
 
+/// The match clock's reserve: the time outside the searches adds up over a game.
 fn reserve(limit: i64) -> i64 {
     (limit * RESERVE_PERMILLE / 1000).clamp(MIN_RESERVE_MS, MAX_RESERVE_MS)
+}
+
+/// A per-move limit's reserve when searches were lately seen `late_ms` past their hard
+/// limit: never more than half the turn.
+fn turn_reserve(turn: i64, late_ms: i64) -> i64 {
+    (TURN_RESERVE_FLOOR_MS + turn * TURN_RESERVE_PERMILLE / 1000 + LATE_FACTOR * late_ms)
+        .min(MAX_RESERVE_MS)
+        .min(turn / 2)
+}
+
+/// How late the engine's searches have lately been ready, measured against their hard
+/// limits: the time between the clock read that stops a search and the reply (unwinding,
+/// and on a loaded machine, waiting to be scheduled at all). A per-move limit keeps a
+/// multiple of it back, so the reserve is as large as the machine needs and no larger.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Lateness {
+    estimate_ms: f64,
+}
+
+impl Default for Lateness {
+    fn default() -> Self {
+        Lateness {
+            estimate_ms: FIRST_LATE_MS,
+        }
+    }
+}
+
+impl Lateness {
+    /// Records a search that ran to its hard limit and was ready `overrun` after it.
+    pub fn observe(&mut self, overrun: Duration) {
+        let ms = overrun.as_secs_f64() * 1000.0;
+        self.estimate_ms = ms.max(self.estimate_ms * LATE_DECAY);
+    }
+
+    /// The estimate in whole ms, rounded up.
+    pub fn ms(&self) -> i64 {
+        self.estimate_ms.ceil() as i64
+    }
 }
 
 fn ms(v: i64) -> Duration {
@@ -70,8 +125,9 @@ fn ms(v: i64) -> Duration {
 
 impl Clock {
     /// The budget for the next move, when the engine may still have to make `moves_left`
-    /// moves (half the empty cells, rounded up) before the board is full.
-    pub fn budget(&self, moves_left: i64) -> Budget {
+    /// moves (half the empty cells, rounded up) before the board is full and its searches
+    /// were lately ready `late_ms` after their hard limits ([`Lateness`]).
+    pub fn budget(&self, moves_left: i64, late_ms: i64) -> Budget {
         let match_limited = matches!(self.matches, Some(m) if m > 0 && m < UNLIMITED_MS)
             || matches!(self.left, Some(l) if l < UNLIMITED_MS);
         // Per-move cap: the turn limit when given; the default only when no clock at all.
@@ -84,7 +140,7 @@ impl Clock {
         let (mut opt, mut max) = match turn {
             Some(t) if t == PANIC_MS => (PANIC_MS / 2, PANIC_MS),
             Some(t) => {
-                let m = t - reserve(t);
+                let m = t - turn_reserve(t, late_ms);
                 (m * TURN_OPTIMUM_PERMILLE / 1000, m)
             }
             None => (i64::MAX, i64::MAX),
@@ -213,7 +269,7 @@ mod tests {
             matches,
             left,
         }
-        .budget(0);
+        .budget(0, FIRST_LATE_MS as i64);
         (bu.optimum.as_millis(), bu.maximum.as_millis())
     }
 
@@ -226,7 +282,7 @@ mod tests {
                 matches,
                 left,
             }
-            .budget(0)
+            .budget(0, 0)
             .per_move
         };
         assert!(per_move(Some(1000), None, None));
@@ -252,6 +308,43 @@ mod tests {
             assert!((max as i64) < t.max(PANIC_MS + 1), "turn {t}: max {max}");
             assert!(opt <= max);
         }
+    }
+
+    /// A per-move limit keeps back what the machine was seen to need: on a quiet machine a
+    /// 100 ms turn leaves the search ~90 ms; overruns measured under load widen the
+    /// reserve at once, and it narrows again, slowly, as searches are ready on time.
+    #[test]
+    fn the_turn_reserve_follows_measured_lateness() {
+        let clock = Clock {
+            turn: Some(100),
+            ..Clock::default()
+        };
+        let max = |late: &Lateness| clock.budget(0, late.ms()).maximum.as_millis() as i64;
+        let mut late = Lateness::default();
+        let first = max(&late);
+        for _ in 0..30 {
+            late.observe(Duration::from_micros(300));
+        }
+        let quiet = max(&late);
+        assert!(first < quiet && quiet >= 89, "{first} {quiet}");
+        late.observe(Duration::from_millis(6));
+        let loaded = max(&late);
+        assert_eq!(
+            loaded,
+            quiet - 10,
+            "twice the 6 ms less twice the 1 ms before"
+        );
+        late.observe(Duration::from_micros(300));
+        assert!(max(&late) < quiet && max(&late) > loaded);
+        // However late the machine, half the turn stays the search's.
+        late.observe(Duration::from_secs(10));
+        assert_eq!(max(&late), 50);
+        // A long turn keeps 1% more, the match clock its own reserve.
+        let long = Clock {
+            turn: Some(5000),
+            ..Clock::default()
+        };
+        assert_eq!(long.budget(0, 0).maximum.as_millis(), 5000 - 8 - 50);
     }
 
     #[test]
@@ -291,7 +384,7 @@ mod tests {
                     matches: Some(120_000),
                     left: Some(left),
                 };
-                let used = clock.budget(if floor { moves_left } else { 0 }).maximum;
+                let used = clock.budget(if floor { moves_left } else { 0 }, 0).maximum;
                 // The manager also counts the time outside the search.
                 left -= used.as_millis() as i64 + 2;
                 last = last.min(used.as_millis() as i64);
@@ -313,11 +406,11 @@ mod tests {
             matches: Some(120_000),
             left: Some(120_000),
         };
-        let with = clock.budget(113).optimum.as_millis() as f64;
-        let without = clock.budget(0).optimum.as_millis() as f64;
+        let with = clock.budget(113, 0).optimum.as_millis() as f64;
+        let without = clock.budget(0, 0).optimum.as_millis() as f64;
         assert!(with / without > 0.97, "{with} vs {without}");
         // A huge board counts at most MAX_FLOOR_MOVES moves.
-        assert_eq!(clock.budget(5000), clock.budget(MAX_FLOOR_MOVES));
+        assert_eq!(clock.budget(5000, 0), clock.budget(MAX_FLOOR_MOVES, 0));
     }
 
     const W: PaceWeights = PaceWeights {

@@ -45,7 +45,8 @@ pub struct Params {
     /// Moves the depth-dependent beam widens by per ply left (see `beam_min`).
     pub beam_step: usize,
     /// Reverse futility: at non-PV nodes with at most this depth left and no threat to
-    /// answer, a static value at least `rfp_margin` per ply above beta fails high at once.
+    /// answer (an opponent able to make a four is none), a static value at least
+    /// `rfp_margin` per ply above beta fails high at once.
     /// 0 turns it off.
     pub rfp_depth: i32,
     /// Reverse futility's margin per ply left, in evaluation units.
@@ -56,7 +57,7 @@ pub struct Params {
     /// Late-move reductions: the `i`-th move searched at depth `d` is reduced
     /// `ln(d) · ln(i) · lmr_log / 100` plies (rounded down), one more where the static value
     /// did not improve, `lmr_cut` more at a cut node, one less at PV nodes and for tactical
-    /// moves (`lmr_tactical`); fours never.
+    /// moves (`lmr_tactical`), fours included.
     pub lmr_log: i32,
     /// Sixteenths of a ply a late-move reduction grows by at a cut node (16: one ply).
     pub lmr_cut: i32,
@@ -85,10 +86,6 @@ pub struct Params {
     /// A node whose searched moves all lose searches the moves its beam cut as well, so that
     /// no mate score rests on moves never tried.
     pub beam_proof: bool,
-    /// With a per-move clock only (no match time to save for), no new iteration starts
-    /// after this share of the hard limit, per mille: time left unused is simply lost. The
-    /// hard limit is unchanged, so no move is later: an iteration started late is cut there.
-    pub time_turn: u32,
     /// With a match clock, the soft target moves with how settled the search is (see
     /// [`crate::search::time::Pacing`]), and a root with a single playable move stops after its
     /// first iteration; off, every move searches until the clock's plain target.
@@ -136,9 +133,8 @@ impl Default for Params {
             beam_step: 3,
             rfp_depth: 3,
             rfp_margin: 150,
-            lmr_log: 100,
+            lmr_log: 130,
             lmr_cut: 16,
-            time_turn: 850,
             time_pace: true,
             time_base: 550,
             time_fall: 3,
@@ -209,7 +205,6 @@ impl Params {
             "rfp_margin" => self.rfp_margin = parse(name, value)?,
             "lmr_log" => self.lmr_log = parse(name, value)?,
             "lmr_cut" => self.lmr_cut = parse::<i32>(name, value)?.clamp(0, 64),
-            "time_turn" => self.time_turn = parse(name, value)?,
             "time_pace" => self.time_pace = parse::<u8>(name, value)? != 0,
             "time_base" => self.time_base = parse(name, value)?,
             "time_fall" => self.time_fall = parse(name, value)?,

@@ -392,15 +392,14 @@ impl<'a, G: Tactics> Worker<'a, G> {
         let eval = self.evals[p];
         if !pv && skip.is_none() && eval != NO_EVAL && !is_decisive(alpha) && !is_decisive(beta) {
             // Reverse futility: far enough above beta that the few plies left will not
-            // bring it back. Not where the opponent can make a four: it may have a VCF that
-            // the static value does not see.
+            // bring it back. Also where the opponent can make a four: the static value's
+            // threat table counts what its fours threaten, and a VCF it does hold is found
+            // by the leaf search of fours below the sibling that lets it through. Refusing
+            // those nodes (as before) cost more proofs than it saved: docs/results/tactics.md.
             let margin = self.params.rfp_margin
                 * (depth - ONE_PLY * i32::from(improving && self.params.rfp_improving))
                 / ONE_PLY;
-            if depth <= self.params.rfp_depth * ONE_PLY
-                && eval - margin >= beta
-                && !self.game.opponent_can_four()
-            {
+            if depth <= self.params.rfp_depth * ONE_PLY && eval - margin >= beta {
                 return eval;
             }
         }
@@ -553,7 +552,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             if searched == 1 {
                 s = -self.negamax(d, ply + 1, -beta, -alpha, pv, !cut && !pv);
             } else {
-                let r = self.reduction(searched - 1, depth, order, pv, cut, improving, four);
+                let r = self.reduction(searched - 1, depth, order, pv, cut, improving);
                 s = -self.negamax(d - r, ply + 1, -alpha - 1, -alpha, false, true);
                 if r > 0 && s > alpha && !self.aborted {
                     s = -self.negamax(d, ply + 1, -alpha - 1, -alpha, false, !cut);
@@ -609,11 +608,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
         self.history[hi] += depth * depth;
     }
 
-    /// Depth units by which the `i`-th move searched (from 0; ordering score `order`; `four`:
-    /// it makes a four for the mover) is searched shallower first: logarithmic in both depth
-    /// and move number, as in the chess engines; fours are never reduced (they force the
-    /// reply), tactical moves and PV nodes less, cut nodes and nodes not improving more.
-    #[allow(clippy::too_many_arguments)]
+    /// Depth units by which the `i`-th move searched (from 0; ordering score `order`) is
+    /// searched shallower first: logarithmic in both depth and move number, as in the chess
+    /// engines; tactical moves and PV nodes less, cut nodes and nodes not improving more. A
+    /// late four is reduced like any late move: it forces the block, but a four the ordering
+    /// put late rarely leads anywhere, and the leaf search still plays out the fours below.
     #[inline]
     fn reduction(
         &self,
@@ -623,9 +622,8 @@ impl<'a, G: Tactics> Worker<'a, G> {
         pv: bool,
         cut: bool,
         improving: bool,
-        four: bool,
     ) -> i32 {
-        if depth < 2 * ONE_PLY || four {
+        if depth < 2 * ONE_PLY {
             return 0;
         }
         let p = &self.params;
@@ -750,16 +748,16 @@ impl<'a, G: Tactics> Worker<'a, G> {
         line
     }
 
-    /// Whether the next iteration must not start: past the soft target, or with a
-    /// per-move clock past `time_turn` of the hard limit (time saved is lost there). With
-    /// a match clock and [`Params::time_pace`], the target moves with how settled the
-    /// search is (`score`: the last iteration's), and a single playable root move ends it.
+    /// Whether the next iteration must not start: past the soft target. With a per-move
+    /// clock only, never: the time a move leaves is lost, not banked, so the search deepens
+    /// until the hard limit cuts it (an unfinished iteration still counts, see
+    /// [`Worker::iterate`]). With a match clock and [`Params::time_pace`], the target moves
+    /// with how settled the search is (`score`: the last iteration's), and a single playable
+    /// root move ends it.
     fn past_soft_limit(&self, start: Instant, score: i32) -> bool {
         let l = self.limits;
         let soft = match (l.per_move, l.maximum) {
-            (true, Some(max)) => {
-                start + max.saturating_duration_since(start) * self.params.time_turn / 1000
-            }
+            (true, Some(_)) => return false,
             _ => {
                 let Some(opt) = l.optimum else {
                     return false;
@@ -940,9 +938,15 @@ pub fn search<G: Tactics>(
     };
     // With a helper, the root VCT runs in it beside the main search (and may take longer).
     let vct_beside = threads > 1 && params.smp_vct_permille > 0;
+    let entered = Instant::now();
     if let Some(win) = root_threats(game, limits, stop, &params, !vct_beside) {
+        log::info!(
+            "time: a root threat search proved a win at {:.1} ms",
+            start.elapsed().as_secs_f64() * 1000.0
+        );
         return Some(threat_result(win, start, report));
     }
+    let threats_done = Instant::now();
     tt.new_search();
     // `done` ends the helpers once the main thread has its move; `found` ends the main
     // thread when the helper's VCT proves a win, which `vct_win` then holds.
@@ -985,7 +989,22 @@ pub fn search<G: Tactics>(
     if let Some(win) = vct_win.lock().take() {
         return Some(threat_result(win, start, report));
     }
+    let searched = Instant::now();
     let result = result.map(|r| safety_check(game, r, &root_order, limits, stop, &params));
+    // Where the move's time went (`RUST_LOG=info`): scripts/time-use.py sums these lines of
+    // a tournament's logs into the alpha-beta's share of the turn.
+    let ms = |a: Instant, b: Instant| b.saturating_duration_since(a).as_secs_f64() * 1000.0;
+    let checked = Instant::now();
+    log::info!(
+        "time: before {:.1} ms, threats {:.1} ms, alpha-beta {:.1} ms, safety {:.1} ms, \
+         done at {:.1} ms of {:.1} ms",
+        ms(start, entered),
+        ms(entered, threats_done),
+        ms(threats_done, searched),
+        ms(searched, checked),
+        ms(start, checked),
+        limits.maximum.map_or(0.0, |m| ms(start, m)),
+    );
     result.or_else(|| fallback(game, &limits.exclude))
 }
 
