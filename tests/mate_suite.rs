@@ -16,6 +16,29 @@ fn script() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mate-suite.py")
 }
 
+/// A suite of two positions in `dir`: black to move with an open three (a win in 3 plies),
+/// then an almost empty board where nobody has a forced win.
+fn two_positions(dir: &Path) -> PathBuf {
+    let suite = dir.join("suite.jsonl");
+    std::fs::write(
+        &suite,
+        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
+         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
+    )
+    .unwrap();
+    suite
+}
+
+/// An executable shell script in `dir` standing in for another engine.
+#[cfg(unix)]
+fn fake_engine(dir: &Path, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let fake = dir.join("pbrain-fake");
+    std::fs::write(&fake, text).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    fake
+}
+
 fn run_script(args: &[&str]) -> String {
     let out = Command::new("python3")
         .arg(script())
@@ -33,15 +56,7 @@ fn run_script(args: &[&str]) -> String {
 #[test]
 fn run_counts_the_wins_the_engine_proves() {
     let dir = scratch("run");
-    let suite = dir.join("suite.jsonl");
-    // Black to move with an open three (a win in 3 plies), then an empty-ish board where
-    // nobody has a forced win.
-    std::fs::write(
-        &suite,
-        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
-         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
-    )
-    .unwrap();
+    let suite = two_positions(&dir);
     let out = run_script(&[
         "run",
         "--positions",
@@ -60,13 +75,7 @@ fn run_counts_the_wins_the_engine_proves() {
 #[test]
 fn a_node_budget_gives_the_same_count_every_time() {
     let dir = scratch("nodes");
-    let suite = dir.join("suite.jsonl");
-    std::fs::write(
-        &suite,
-        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
-         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
-    )
-    .unwrap();
+    let suite = two_positions(&dir);
     let args = [
         "run",
         "--positions",
@@ -89,24 +98,12 @@ fn a_node_budget_gives_the_same_count_every_time() {
 #[test]
 fn rapfi_style_mate_lines_count() {
     let dir = scratch("rapfi");
-    let fake = dir.join("pbrain-fake");
-    // Reports a mate only where black has stones on row 7 (the first position).
-    std::fs::write(
-        &fake,
+    // Reports a mate only where the board holds a stone on 6,7 (the first position).
+    let fake = fake_engine(
+        &dir,
         "#!/bin/sh\nwin=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) win=0; echo OK ;;\n    6,7,*) win=1 ;;\n    DONE) if [ $win = 1 ]; then echo \"MESSAGE Depth 5-5 | Eval +M3 | Time 4ms | H8\"; else echo \"MESSAGE Depth 5-5 | Eval 12 | Time 4ms | H8\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n  esac\ndone\n",
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
-    let suite = dir.join("suite.jsonl");
-    std::fs::write(
-        &suite,
-        "{\"game\":1,\"moves\":[[6,7],[6,9],[7,7],[7,9],[8,7],[0,14]],\"mate\":3}\n\
-         {\"game\":2,\"moves\":[[7,7],[8,8]],\"mate\":3}\n",
-    )
-    .unwrap();
+    );
+    let suite = two_positions(&dir);
     let out = run_script(&[
         "run",
         "--positions",
@@ -127,16 +124,10 @@ fn rapfi_style_mate_lines_count() {
 fn make_keeps_the_long_wins_the_stronger_engine_reports() {
     let dir = scratch("make");
     // The fake engine reports a win in 2n+1 plies once the board holds n >= 4 stones.
-    let fake = dir.join("pbrain-fake");
-    std::fs::write(
-        &fake,
+    let fake = fake_engine(
+        &dir,
         "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo OK ;;\n    DONE) if [ $n -ge 4 ]; then echo \"MESSAGE Depth 9 | Eval +M$((n*2+1)) | Time 1ms\"; else echo \"MESSAGE Depth 9 | Eval 30 | Time 1ms\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n    *,*,*) n=$((n+1)) ;;\n  esac\ndone\n",
-    )
-    .unwrap();
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    }
+    );
     let games = dir.join("games.jsonl");
     std::fs::write(
         &games,
