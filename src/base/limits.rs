@@ -27,6 +27,29 @@ pub struct Limits {
     /// The score of this side's previous search, two plies back in the same game, when
     /// there was one: a score that fell since makes the time manager think longer.
     pub prev_score: Option<i32>,
+    /// Where the search notes the longest it went between two of its clock reads: how long
+    /// the machine took the processor away (see [`StallMeter`]).
+    pub stalls: Option<Arc<StallMeter>>,
+}
+
+/// The longest gap seen between two clock reads of a search's main thread, in µs. A search
+/// reads the clock every few dozen nodes (tens of µs in gomoku); a gap of milliseconds
+/// means the thread was not running, which can happen just as well at the deadline: the
+/// per-move reserve is sized from it ([`crate::search::time::Lateness`]).
+#[derive(Debug, Default)]
+pub struct StallMeter(std::sync::atomic::AtomicU64);
+
+impl StallMeter {
+    /// Notes a gap between two clock reads.
+    pub fn note(&self, gap: std::time::Duration) {
+        let us = u64::try_from(gap.as_micros()).unwrap_or(u64::MAX);
+        self.0.fetch_max(us, Ordering::Relaxed);
+    }
+
+    /// The longest gap noted since the last call, and a fresh start.
+    pub fn take(&self) -> std::time::Duration {
+        std::time::Duration::from_micros(self.0.swap(0, Ordering::Relaxed))
+    }
 }
 
 impl Limits {
@@ -70,5 +93,22 @@ impl Stop {
     }
     pub fn clear(&self) {
         self.0.store(false, Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    /// The meter keeps the longest gap since it was last read, and starts afresh.
+    #[test]
+    fn the_stall_meter_keeps_the_longest_gap_until_read() {
+        let m = StallMeter::default();
+        m.note(Duration::from_micros(70));
+        m.note(Duration::from_millis(3));
+        m.note(Duration::from_millis(1));
+        assert_eq!(m.take(), Duration::from_millis(3));
+        assert_eq!(m.take(), Duration::ZERO);
     }
 }

@@ -5,7 +5,7 @@
 pub mod limits;
 pub mod score;
 
-pub use limits::{Limits, Stop};
+pub use limits::{Limits, StallMeter, Stop};
 
 use std::fmt;
 

@@ -19,7 +19,7 @@ use crate::search::gomoku::alphabeta::{self, Params};
 use crate::search::score::is_decisive;
 use crate::search::time::{Lateness, UNLIMITED_MS};
 use crate::search::tt::TranspositionTable;
-use crate::search::{Iteration, Limits, SearchResult, Stop, ThinkContext};
+use crate::search::{Iteration, Limits, SearchResult, StallMeter, Stop, ThinkContext};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -159,8 +159,10 @@ pub struct Engine {
     /// The ply of the position the engine's last search was for, and that search's score
     /// (side to move's view): the time manager compares the next search's with it.
     last_own: Option<(usize, i32)>,
-    /// How late the searches lately were against their hard limits: the per-move reserve.
+    /// How late the searches lately were against their hard limits, and how long the machine
+    /// took the processor away from them: the per-move reserve.
     lateness: Lateness,
+    stalls: Arc<StallMeter>,
 }
 
 impl Default for Engine {
@@ -193,6 +195,7 @@ impl Engine {
             rng: None,
             last_own: None,
             lateness: Lateness::default(),
+            stalls: Arc::default(),
         }
     }
 
@@ -610,6 +613,7 @@ impl Engine {
                 let g = self.game.as_ref()?;
                 (g.ply() == ply + 2 && !is_decisive(score)).then_some(score)
             }),
+            stalls: Some(Arc::clone(&self.stalls)),
         }
     }
 
@@ -730,14 +734,14 @@ impl Engine {
                 let mut limits = limits;
                 limits.exclude.extend(self.blocked.iter().copied());
                 let r = self.search_current(&limits, stop, report)?;
-                // A search stopped by its hard limit shows how late this machine lets it
-                // answer; one that ended before it shows nothing.
-                if let Some(overrun) = limits
+                // How late this machine lets a search answer: past its hard limit (a search
+                // that ended before it shows nothing there), or the longest the search went
+                // without the processor, which could as well have come at the deadline.
+                let overrun = limits
                     .maximum
                     .and_then(|m| Instant::now().checked_duration_since(m))
-                {
-                    self.lateness.observe(overrun);
-                }
+                    .unwrap_or_default();
+                self.lateness.observe(overrun.max(self.stalls.take()));
                 if let Some(g) = self.game.as_ref() {
                     self.last_own = (r.depth > 0).then_some((g.ply(), r.score));
                 }

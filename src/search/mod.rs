@@ -18,7 +18,7 @@ pub mod time;
 pub mod tt;
 
 pub use crate::base::score;
-pub use crate::base::{Limits, Stop};
+pub use crate::base::{Limits, StallMeter, Stop};
 
 use crate::game::Move;
 

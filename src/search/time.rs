@@ -89,10 +89,12 @@ fn turn_reserve(turn: i64, late_ms: i64) -> i64 {
         .min(turn / 2)
 }
 
-/// How late the engine's searches have lately been ready, measured against their hard
-/// limits: the time between the clock read that stops a search and the reply (unwinding,
-/// and on a loaded machine, waiting to be scheduled at all). A per-move limit keeps a
-/// multiple of it back, so the reserve is as large as the machine needs and no larger.
+/// How late the engine's searches could lately have been ready: the larger of how far past
+/// its hard limit a search answered (unwinding, and on a loaded machine, waiting to be
+/// scheduled at all) and the longest its main thread went without the processor
+/// ([`crate::base::StallMeter`]: such a stall can come just at the deadline). A per-move limit
+/// keeps a multiple of it back, so the reserve is as large as the machine needs and no
+/// larger.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Lateness {
     estimate_ms: f64,
@@ -107,7 +109,7 @@ impl Default for Lateness {
 }
 
 impl Lateness {
-    /// Records a search that ran to its hard limit and was ready `overrun` after it.
+    /// Records a search that could have been ready `overrun` after its hard limit.
     pub fn observe(&mut self, overrun: Duration) {
         let ms = overrun.as_secs_f64() * 1000.0;
         self.estimate_ms = ms.max(self.estimate_ms * LATE_DECAY);

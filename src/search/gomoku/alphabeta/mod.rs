@@ -99,6 +99,8 @@ struct Worker<'a, G: Tactics> {
     width: usize,
     /// Node count at which the main thread reads the clock next.
     next_check: u64,
+    /// When the main thread last read the clock (for [`Limits::stalls`]).
+    last_clock: Option<Instant>,
     /// When the main thread stops searching (at or before the hard limit).
     end: Option<Instant>,
     solver: Solver,
@@ -149,6 +151,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             evals: vec![NO_EVAL; MAX_PLY + 2],
             width,
             next_check: CLOCK_INTERVAL,
+            last_clock: None,
             end: limits.maximum,
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
@@ -200,14 +203,19 @@ impl<'a, G: Tactics> Worker<'a, G> {
             return true;
         }
         let clock_due = self.main && self.nodes >= self.next_check;
+        let mut past_end = false;
         if clock_due {
             self.next_check = self.nodes + CLOCK_INTERVAL;
+            let now = Instant::now();
+            if let (Some(meter), Some(last)) = (&self.limits.stalls, self.last_clock) {
+                meter.note(now.saturating_duration_since(last));
+            }
+            self.last_clock = Some(now);
+            past_end = self.end.is_some_and(|t| now >= t);
         }
         self.aborted = self.stop.is_set()
             || self.done.is_set()
-            || (clock_due
-                && (self.end.is_some_and(|t| Instant::now() >= t)
-                    || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)));
+            || (clock_due && (past_end || self.limits.max_nodes.is_some_and(|n| self.nodes >= n)));
         self.aborted
     }
 
@@ -1101,6 +1109,39 @@ mod tests {
         };
         assert_eq!(depth_reached(false), 1);
         assert_eq!(depth_reached(true), 3);
+    }
+
+    /// The main thread notes the gaps between its clock reads where the limits ask for them.
+    #[test]
+    fn a_search_notes_its_longest_clock_gap() {
+        let b = freestyle_15(&[(5, 7), (9, 9), (6, 8)], Color::White);
+        let meter = Arc::new(crate::base::StallMeter::default());
+        let now = Instant::now();
+        let limits = Limits {
+            start: Some(now),
+            maximum: Some(now + std::time::Duration::from_millis(60)),
+            per_move: true,
+            threads: 1,
+            stalls: Some(Arc::clone(&meter)),
+            ..Limits::default()
+        };
+        let tt = Arc::new(TranspositionTable::new());
+        let r = search(
+            &b,
+            &tt,
+            &limits,
+            &Stop::new(),
+            Params::default(),
+            None,
+            &mut |_| {},
+        );
+        assert!(r.is_some());
+        // Between two reads of one search: more than nothing, never more than the search.
+        let gap = meter.take();
+        assert!(
+            gap > std::time::Duration::ZERO && gap <= now.elapsed(),
+            "{gap:?}"
+        );
     }
 
     /// With a match clock and pacing on, a root whose only playable move is the block of a
