@@ -1077,6 +1077,20 @@ mod tests {
         Board::<Freestyle>::from_ascii(&pic, to_move).unwrap()
     }
 
+    /// One search of `b` within `limits` on a fresh table, one thread, default parameters.
+    fn search_once(b: &Board<Freestyle>, limits: &Limits) -> Option<SearchResult> {
+        let tt = Arc::new(TranspositionTable::new());
+        search(
+            b,
+            &tt,
+            limits,
+            &Stop::new(),
+            Params::default(),
+            None,
+            &mut |_| {},
+        )
+    }
+
     /// Past the soft target no new iteration starts, unless only a per-move limit binds:
     /// then time saved is lost, and the search deepens towards the hard limit.
     #[test]
@@ -1125,17 +1139,7 @@ mod tests {
             stalls: Some(Arc::clone(&meter)),
             ..Limits::default()
         };
-        let tt = Arc::new(TranspositionTable::new());
-        let r = search(
-            &b,
-            &tt,
-            &limits,
-            &Stop::new(),
-            Params::default(),
-            None,
-            &mut |_| {},
-        );
-        assert!(r.is_some());
+        assert!(search_once(&b, &limits).is_some());
         // Between two reads of one search: more than nothing, never more than the search.
         let gap = meter.take();
         assert!(
