@@ -236,10 +236,6 @@ impl<V: Variant> Tactics for CaptureBoard<V> {
         self.board.facing_threat() || (self.aware && facing_capture_win(self))
     }
 
-    fn opponent_can_four(&self) -> bool {
-        self.board.opponent_can_four()
-    }
-
     fn can_five(&self) -> bool {
         self.board.can_five()
     }

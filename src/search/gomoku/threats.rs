@@ -499,9 +499,6 @@ pub trait Tactics: Game {
     /// Whether the opponent of the side to move can make five, or an open four or a double
     /// four, next move (O(1)): the side to move must answer.
     fn facing_threat(&self) -> bool;
-    /// Whether the opponent of the side to move could make a four if it were to move (O(1)):
-    /// only then can it have a VCF.
-    fn opponent_can_four(&self) -> bool;
     /// Whether the side to move can make five at once (O(1)).
     fn can_five(&self) -> bool;
     /// The result the position's codes prove without a search, where the mode can tell
@@ -554,11 +551,6 @@ impl<R: Rule> Tactics for Board<R> {
         self.code_count(opp, Code::Five) > 0
             || self.code_count(opp, Code::OpenFour) > 0
             || self.code_count(opp, Code::DoubleFour) > 0
-    }
-
-    #[inline]
-    fn opponent_can_four(&self) -> bool {
-        self.has_code_at_least(self.side_to_move().opponent(), Code::Four)
     }
 
     #[inline]
