@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
-# Regenerates the evaluation weights (src/game/gomoku/weights.rs) from self-play games:
-# near-level openings from `wuzi-arena gen-openings`, games between two copies of the current
-# release build, optionally every position scored by a deeper search of the same build (the
-# teacher, scripts/label-positions.py), then `pbrain-wuzi tune` (Texel's method, see
-# src/tune.rs). The games and labels (tens of MB) stay out of git, in arena-out/tune-*; the
-# fitted weights go in.
+# Regenerates the evaluation weights (src/game/gomoku/weights.rs) from games: near-level
+# openings from `wuzi-arena gen-openings`, games between two copies of the current release
+# build (or the engines --engine names, e.g. Rapfi against itself), optionally every position
+# scored by a deeper search of the same build (the teacher, scripts/label-positions.py), then
+# `pbrain-wuzi tune` (Texel's method, see src/tune.rs). Games lost on a fault are not
+# fitted. The games and labels (tens of MB) stay out of git, in arena-out/tune-*; the fitted
+# weights go in.
 #
 #   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--concurrency N]
 #                        [--teacher-depth D] [--teacher-engine CMD] [--teacher-weight W]
-#                        [--teacher-within N] [--only-threats] [--out DIR] [--write]
+#                        [--teacher-within N] [--only-threats] [--only-shapes]
+#                        [--engine CMD [--engine CMD]] [--out DIR] [--write]
 #                        [OLD_GAMES.jsonl…]
 #
 #   --games N            self-play games to play (default 2000)
@@ -26,6 +28,9 @@
 #   --only-threats       fit only the tempo and the threat table (src/game/gomoku/
 #                        initiative.rs), with no pull towards the build's values (--l2 0);
 #                        every other weight stays the build's
+#   --only-shapes        fit only the per-direction shape weights (src/game/gomoku/shape.rs)
+#   --engine CMD         a player of the games: once, it plays itself; twice, the two play
+#                        each other (default: the build against itself; `build` names it)
 #   --out DIR            where the games go (default arena-out/tune-<time>)
 #   --write              overwrite src/game/gomoku/weights.rs (default: print the fit only)
 #   OLD_GAMES            earlier games.jsonl files to fit on as well (with --teacher-depth
@@ -90,7 +95,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 games=2000 turn=100 seed=12 out="" write=0 conc=1 tdepth="" tengine="" tweight=1 twithin=3000
-fit=()
+fit=() players=()
 while [[ $# -gt 0 ]]; do
     case $1 in
         --games) games=$2; shift 2 ;;
@@ -101,10 +106,12 @@ while [[ $# -gt 0 ]]; do
         --teacher-engine) tengine=$2; shift 2 ;;
         --teacher-weight) tweight=$2; shift 2 ;;
         --teacher-within) twithin=$2; shift 2 ;;
-        --only-threats) fit=(--only-threats --l2 0); shift ;;
+        --only-threats) fit+=(--only-threats --l2 0); shift ;;
+        --only-shapes) fit+=(--only-shapes); shift ;;
+        --engine) players+=("$2"); shift 2 ;;
         --out) out=$2; shift 2 ;;
         --write) write=1; shift ;;
-        -h|--help) sed -n '2,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac
@@ -113,10 +120,19 @@ out=${out:-"$root/arena-out/tune-$(date +%Y%m%d-%H%M%S)"}
 mkdir -p "$out"
 cargo build --release --manifest-path "$root/Cargo.toml" --bins
 bin="$root/target/release"
+case ${#players[@]} in
+    0) players=("$bin/pbrain-wuzi" "$bin/pbrain-wuzi") ;;
+    1) players+=("${players[0]}") ;;
+    2) ;;
+    *) echo "tune-eval.sh: at most two --engine" >&2; exit 2 ;;
+esac
+for i in 0 1; do
+    [[ ${players[$i]} == build ]] && players[$i]="$bin/pbrain-wuzi"
+done
 "$bin/wuzi-arena" gen-openings --rule 0 --size 15 --count "$games" --stones 3-8 --radius 4 \
     --max-eval 250 --seed "$seed" > "$out/openings.pos"
-"$bin/wuzi-arena" --engine "cmd=$bin/pbrain-wuzi" name=a info=thread_num=1 \
-    --engine "cmd=$bin/pbrain-wuzi" name=b info=thread_num=1 \
+"$bin/wuzi-arena" --engine "cmd=${players[0]}" name=a info=thread_num=1 \
+    --engine "cmd=${players[1]}" name=b info=thread_num=1 \
     --openings "$out/openings.pos" --size 15 --rule 0 --reuse --seed "$seed" \
     --timeout-turn "$turn" --timeout-match 0 --tolerance 500 --games "$games" --quiet \
     --concurrency "$conc" \

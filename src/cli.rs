@@ -202,6 +202,9 @@ pub struct TuneArgs {
     /// Fit only the tempo and the threat table; every other evaluation weight stays the build's
     #[arg(long)]
     pub only_threats: bool,
+    /// Fit only the per-direction shape weights (with --only-threats: both groups)
+    #[arg(long)]
+    pub only_shapes: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -221,6 +224,7 @@ impl TuneArgs {
             teacher_weight: self.teacher_weight,
             teacher_within: self.teacher_within,
             only_threats: self.only_threats,
+            only_shapes: self.only_shapes,
         }
     }
 }

@@ -13,8 +13,8 @@
 //! that the next build compiles in.
 
 use crate::game::gomoku::features::{
-    current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
-    NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
+    current_weights, is_fitted, is_shape, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES,
+    NUM_SHAPES, NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
 };
 use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
 use crate::game::{Game, Move, Outcome};
@@ -35,6 +35,23 @@ pub struct GameLine {
     pub result: Outcome,
     pub opening: Vec<[u8; 2]>,
     pub moves: Vec<[u8; 2]>,
+    /// How the game ended (`line`, `board-full`, `timeout`…); absent in hand-made records.
+    #[serde(default)]
+    pub termination: Option<String>,
+}
+
+impl GameLine {
+    /// Whether the result says something about the positions: a game lost on a fault (a
+    /// move too late, a crash, an illegal move) is mostly decided by the fault, which is
+    /// often the first move's start-up, so its positions are left out.
+    pub fn ended_on_the_board(&self) -> bool {
+        use crate::arena::referee::Termination;
+        match self.termination.as_deref().map(Termination::from_name) {
+            None => true,
+            Some(Some(t)) => !matches!(t, Termination::Fault(_)),
+            Some(None) => false,
+        }
+    }
 }
 
 /// One training position.
@@ -74,6 +91,9 @@ pub struct TuneOptions {
     pub teacher_within: Option<i32>,
     /// Fit only the tempo and the threat table (`crate::game::gomoku::initiative`).
     pub only_threats: bool,
+    /// Fit only the per-direction shape weights (`crate::game::gomoku::shape`); with
+    /// `only_threats` as well, both groups.
+    pub only_shapes: bool,
 }
 
 impl Default for TuneOptions {
@@ -89,6 +109,7 @@ impl Default for TuneOptions {
             teacher_weight: 0.5,
             teacher_within: None,
             only_threats: false,
+            only_shapes: false,
         }
     }
 }
@@ -166,9 +187,15 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         before.1,
         after.1
     );
-    if opts.only_threats {
+    let only = match (opts.only_threats, opts.only_shapes) {
+        (true, true) => "tempo, threat table and shapes fitted (--only-threats --only-shapes)",
+        (true, false) => "tempo and threat table fitted (--only-threats)",
+        (false, true) => "shapes fitted (--only-shapes)",
+        (false, false) => "",
+    };
+    if !only.is_empty() {
         source = format!(
-            "tempo and threat table fitted (--only-threats) to {source}; the other weights: {}",
+            "{only} to {source}; the other weights: {}",
             weights::EVAL_SOURCE
         );
     }
@@ -198,6 +225,9 @@ fn read_lines(
         }
         let g: GameLine = serde_json::from_str(&line)
             .with_context(|| format!("{}:{}: not a game record", path.display(), i + 1))?;
+        if !g.ended_on_the_board() {
+            continue;
+        }
         f(&g, first_id + n).with_context(|| format!("{}:{}", path.display(), i + 1))?;
         n += 1;
     }
@@ -489,14 +519,15 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
 /// is used by a few positions in a hundred, and a pull that keeps the 1,478 per-cell weights
 /// from chasing noise holds such an entry at its start.
 fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
+    let partial = opts.only_threats || opts.only_shapes;
     if !is_fitted(i) {
         None
     } else if i >= TEMPO_INDEX {
-        Some(0.0)
-    } else if opts.only_threats {
-        None
+        (!partial || opts.only_threats).then_some(0.0)
+    } else if is_shape(i) {
+        (!partial || opts.only_shapes).then_some(opts.l2)
     } else {
-        Some(opts.l2)
+        (!partial).then_some(opts.l2)
     }
 }
 
@@ -522,9 +553,9 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
     let eval_role = |role: usize| {
         let b = role_base(role);
         (
-            &eval[b..b + NUM_PATTERNS],
-            &eval[b + NUM_PATTERNS..b + NUM_PATTERNS + NUM_CODES],
-            &eval[b + NUM_PATTERNS + NUM_CODES..b + NUM_PATTERNS + NUM_CODES + NUM_COMBOS],
+            &eval[b..b + NUM_SHAPES],
+            &eval[b + NUM_SHAPES..b + NUM_SHAPES + NUM_CODES],
+            &eval[b + NUM_SHAPES + NUM_CODES..b + NUM_SHAPES + NUM_CODES + NUM_COMBOS],
         )
     };
     let (e0, e1) = (eval_role(0), eval_role(1));
@@ -549,9 +580,9 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
          /// Where the ordering weights came from.\n\
          pub const ORDER_SOURCE: &str = {order_source:?};\n\
          \n\
-         /// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
+         /// Eval points per empty cell and direction, by role and [`super::pattern::Shape`] index.\n\
          #[rustfmt::skip]\n\
-         pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n\
+         pub const SHAPE: [[i32; {NUM_SHAPES}]; 2] = [\n    [{}],\n    [{}],\n];\n\
          \n\
          /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
          #[rustfmt::skip]\n\
@@ -583,6 +614,11 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
          #[rustfmt::skip]\n\
          pub const ORDER_DEFEND: [i32; {NUM_COMBOS}] = [\n{}\n];\n\
          \n\
+         /// Move-ordering rank per empty cell and direction by the [`super::pattern::Shape`] the side\n\
+         /// to move gets (the evaluation's shape weights as they were before the shapes were fitted).\n\
+         #[rustfmt::skip]\n\
+         pub const ORDER_SHAPE: [i32; {NUM_SHAPES}] = [{}];\n\
+         \n\
          /// Move-ordering rank per unit of influence (both colours') on the cell.\n\
          pub const ORDER_INFLUENCE: i32 = {};\n",
         list(e0.0),
@@ -597,6 +633,7 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
         list(&code_defend),
         table(&attack, "    "),
         table(&defend, "    "),
+        list(&ranks(&weights::ORDER_SHAPE)),
         weights::ORDER_INFLUENCE,
     );
     s
@@ -629,7 +666,33 @@ mod tests {
             result,
             opening: vec![[7, 7], [8, 8]],
             moves: moves.to_vec(),
+            termination: None,
         }
+    }
+
+    /// Games lost on a fault (here a first move too late) teach nothing about their
+    /// positions and are not read; games ended on the board and old records are.
+    #[test]
+    fn games_lost_on_a_fault_are_left_out() {
+        let dir = std::env::temp_dir().join(format!("wuzi-tune-fault-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("games.jsonl");
+        let line = |term: &str| {
+            format!(
+                r#"{{"width":15,"height":15,"rule":0,"result":"0-1",{term}"opening":[[7,7],[8,8]],"moves":[[6,7],[9,9]]}}"#
+            )
+        };
+        let text = [
+            line(r#""termination":"timeout","#),
+            line(r#""termination":"line","#),
+            line(""),
+        ]
+        .join("\n");
+        std::fs::write(&path, text).unwrap();
+        let mut out = Vec::new();
+        assert_eq!(read_games(&path, 0, &mut out).unwrap(), 2);
+        assert_eq!(out.len(), 4);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -664,7 +727,7 @@ mod tests {
     #[test]
     fn fit_recovers_a_planted_weight() {
         let mut samples = Vec::new();
-        let idx = NUM_PATTERNS + 7; // role 0, code OpenThree
+        let idx = NUM_SHAPES + 7; // role 0, code OpenThree
         for i in 0..400 {
             let count = (i % 5) as f32;
             // The truth: each such cell is worth 200 at K = 400.
@@ -698,7 +761,7 @@ mod tests {
     /// in a full fit the pull holds only the per-cell weights.
     #[test]
     fn only_threats_fits_the_threat_table_alone() {
-        let code = NUM_PATTERNS + 7; // role 0, code OpenThree
+        let code = NUM_SHAPES + 7; // role 0, code OpenThree
         let threat = THREAT_INDEX + 1; // the side to move can make an open three
         let samples: Vec<Sample> = (0..400)
             .map(|i| {
@@ -745,6 +808,44 @@ mod tests {
         );
         assert!(pulled[code].abs() < 5.0, "{}", pulled[code]);
         assert!(pulled[threat] > 200.0, "{}", pulled[threat]);
+    }
+
+    /// With `only_shapes` the fit moves the shape weight the results ask for and nothing
+    /// else, though the same results would move a code weight and the tempo too.
+    #[test]
+    fn only_shapes_fits_the_shape_weights_alone() {
+        let shape = 7; // role 0, an open two with four ways up
+        let code = NUM_SHAPES + 3; // role 0, code OpenTwo
+        let samples: Vec<Sample> = (0..400)
+            .map(|i| {
+                let on = i % 2 == 0;
+                let mut features = vec![(TEMPO_INDEX as u16, 1.0)];
+                if on {
+                    features.push((shape as u16, 1.0));
+                    features.push((code as u16, 1.0));
+                }
+                let win = if on { i % 8 != 0 } else { i % 4 < 2 };
+                Sample {
+                    features,
+                    result: if win { 1.0 } else { 0.0 },
+                    eval: 0,
+                    game: i,
+                    pos: String::new(),
+                }
+            })
+            .collect();
+        let start = vec![0f64; NUM_FEATURES];
+        let opts = TuneOptions {
+            epochs: 1000,
+            rate: 5.0,
+            l2: 0.0,
+            only_shapes: true,
+            ..TuneOptions::default()
+        };
+        let w = fit(&samples, &start, 400.0, &opts);
+        assert!(w[shape] > 200.0, "{}", w[shape]);
+        assert_eq!(w[code], 0.0);
+        assert_eq!(w[TEMPO_INDEX], 0.0);
     }
 
     /// Teacher scores move the scored targets towards the teacher's verdict by the weight
