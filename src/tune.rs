@@ -11,11 +11,15 @@
 //! towards the starting weights). Every tenth game is held out to report a validation loss,
 //! so an overfit shows. The result is written as the Rust source `src/game/gomoku/weights.rs`
 //! that the next build compiles in.
+//!
+//! With `--order` the move-ordering weights are fitted instead, to the moves the games played
+//! ([`order`]).
 
 use crate::game::gomoku::features::{
     current_weights, is_fitted, is_shape, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES,
     NUM_SHAPES, NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
 };
+use crate::game::gomoku::order_features::{current_order_weights, split_order_weights};
 use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
 use crate::game::{Game, Move, Outcome};
 use anyhow::{bail, Context, Result};
@@ -94,6 +98,11 @@ pub struct TuneOptions {
     /// Fit only the per-direction shape weights (`crate::game::gomoku::shape`); with
     /// `only_threats` as well, both groups.
     pub only_shapes: bool,
+    /// Fit the move-ordering weights to the moves played instead of the evaluation.
+    pub order: bool,
+    /// With `order`: the softmax temperature is the one fitted to the build's ordering times
+    /// this.
+    pub order_temperature_scale: f64,
 }
 
 impl Default for TuneOptions {
@@ -110,12 +119,19 @@ impl Default for TuneOptions {
             teacher_within: None,
             only_threats: false,
             only_shapes: false,
+            order: false,
+            order_temperature_scale: 1.0,
         }
     }
 }
 
+pub mod order;
+
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
+    if opts.order {
+        return order::run(opts, out);
+    }
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -199,7 +215,8 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
             weights::EVAL_SOURCE
         );
     }
-    let text = weights_source(&fitted, &source);
+    let order = current_order_weights();
+    let text = weights_source(&fitted, &source, &order, weights::ORDER_SOURCE);
     write_weights(opts, &text, out)
 }
 
@@ -531,9 +548,14 @@ fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
     }
 }
 
-/// The Rust source of `weights.rs` for the evaluation weights `eval` (rounded to whole
-/// points), with where they came from, and the build's (hand-set) ordering ranks.
-pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
+/// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
+/// `order` (rounded to whole points), with where each set came from.
+pub fn weights_source(
+    eval: &[f64],
+    eval_source: &str,
+    order: &[f64],
+    order_source: &str,
+) -> String {
     let r = |x: f64| x.round() as i64;
     let list = |w: &[f64]| -> String {
         w.iter()
@@ -541,8 +563,6 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
             .collect::<Vec<_>>()
             .join(", ")
     };
-    let ranks = |w: &[i32]| -> Vec<f64> { w.iter().map(|&x| f64::from(x)).collect() };
-    let order_source = weights::ORDER_SOURCE;
     // Ten to a line, so the file diffs by line when a refit moves a few classes.
     let table = |w: &[f64], indent: &str| -> String {
         w.chunks(10)
@@ -559,11 +579,8 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
         )
     };
     let (e0, e1) = (eval_role(0), eval_role(1));
-    let (code_attack, code_defend) = (
-        ranks(&weights::ORDER_CODE_ATTACK),
-        ranks(&weights::ORDER_CODE_DEFEND),
-    );
-    let (attack, defend) = (ranks(&weights::ORDER_ATTACK), ranks(&weights::ORDER_DEFEND));
+    let [code_attack, code_defend, attack, defend, order_shape, influence] =
+        split_order_weights(order);
     let mut s = String::new();
     let _ = write!(
         s,
@@ -615,7 +632,7 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
          pub const ORDER_DEFEND: [i32; {NUM_COMBOS}] = [\n{}\n];\n\
          \n\
          /// Move-ordering rank per empty cell and direction by the [`super::pattern::Shape`] the side\n\
-         /// to move gets (the evaluation's shape weights as they were before the shapes were fitted).\n\
+         /// to move gets, half of it for the opponent's that the move blocks (see `ORDER_SOURCE`).\n\
          #[rustfmt::skip]\n\
          pub const ORDER_SHAPE: [i32; {NUM_SHAPES}] = [{}];\n\
          \n\
@@ -629,12 +646,12 @@ pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
         table(e1.2, "        "),
         r(eval[TEMPO_INDEX]),
         table(&eval[THREAT_INDEX..THREAT_INDEX + NUM_THREATS], "    "),
-        list(&code_attack),
-        list(&code_defend),
-        table(&attack, "    "),
-        table(&defend, "    "),
-        list(&ranks(&weights::ORDER_SHAPE)),
-        weights::ORDER_INFLUENCE,
+        list(code_attack),
+        list(code_defend),
+        table(attack, "    "),
+        table(defend, "    "),
+        list(order_shape),
+        list(influence),
     );
     s
 }
@@ -930,7 +947,12 @@ mod tests {
 
     #[test]
     fn the_written_source_round_trips_the_build_weights() {
-        let text = weights_source(&current_weights(), weights::EVAL_SOURCE);
+        let text = weights_source(
+            &current_weights(),
+            weights::EVAL_SOURCE,
+            &current_order_weights(),
+            weights::ORDER_SOURCE,
+        );
         let built = include_str!("game/gomoku/weights.rs");
         assert_eq!(text, built);
     }

@@ -19,6 +19,7 @@ pub mod features;
 mod forbidden;
 pub mod initiative;
 mod movegen;
+pub mod order_features;
 pub mod params;
 pub mod pattern;
 mod rules;

@@ -556,7 +556,7 @@ pub const ORDER_DEFEND: [i32; 715] = [
 ];
 
 /// Move-ordering rank per empty cell and direction by the [`super::pattern::Shape`] the side
-/// to move gets (the evaluation's shape weights as they were before the shapes were fitted).
+/// to move gets, half of it for the opponent's that the move blocks (see `ORDER_SOURCE`).
 #[rustfmt::skip]
 pub const ORDER_SHAPE: [i32; 15] = [0, 0, 0, 0, 3, 40, 40, 40, 40, 46, 46, 144, 145, 87, 600];
 
