@@ -9,7 +9,7 @@
 #
 #   scripts/tune-eval.sh [--games N] [--turn MS] [--seed S] [--concurrency N]
 #                        [--teacher-depth D] [--teacher-engine CMD] [--teacher-weight W]
-#                        [--teacher-within N] [--only-threats] [--only-shapes]
+#                        [--teacher-within N] [--only-threats]
 #                        [--engine CMD [--engine CMD]] [--out DIR] [--write]
 #                        [OLD_GAMES.jsonl…]
 #
@@ -28,7 +28,6 @@
 #   --only-threats       fit only the tempo and the threat table (src/game/gomoku/
 #                        initiative.rs), with no pull towards the build's values (--l2 0);
 #                        every other weight stays the build's
-#   --only-shapes        fit only the per-direction shape weights (src/game/gomoku/shape.rs)
 #   --engine CMD         a player of the games: once, it plays itself; twice, the two play
 #                        each other (default: the build against itself; `build` names it)
 #   --out DIR            where the games go (default arena-out/tune-<time>)
@@ -107,11 +106,10 @@ while [[ $# -gt 0 ]]; do
         --teacher-weight) tweight=$2; shift 2 ;;
         --teacher-within) twithin=$2; shift 2 ;;
         --only-threats) fit+=(--only-threats --l2 0); shift ;;
-        --only-shapes) fit+=(--only-shapes); shift ;;
         --engine) players+=("$2"); shift 2 ;;
         --out) out=$2; shift 2 ;;
         --write) write=1; shift ;;
-        -h|--help) sed -n '2,37p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,36p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "tune-eval.sh: unknown option $1 (see --help)" >&2; exit 2 ;;
         *) break ;;
     esac

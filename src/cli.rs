@@ -202,15 +202,6 @@ pub struct TuneArgs {
     /// Fit only the tempo and the threat table; every other evaluation weight stays the build's
     #[arg(long)]
     pub only_threats: bool,
-    /// Fit only the per-direction shape weights (with --only-threats: both groups)
-    #[arg(long)]
-    pub only_shapes: bool,
-    /// Fit the move-ordering weights to the moves the games played (a stronger engine's), not the evaluation
-    #[arg(long)]
-    pub order: bool,
-    /// With --order: the softmax temperature is the one fitted to the build's ordering times S
-    #[arg(long, value_name = "S", default_value_t = 1.0, requires = "order")]
-    pub order_temperature_scale: f64,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -230,9 +221,6 @@ impl TuneArgs {
             teacher_weight: self.teacher_weight,
             teacher_within: self.teacher_within,
             only_threats: self.only_threats,
-            only_shapes: self.only_shapes,
-            order: self.order,
-            order_temperature_scale: self.order_temperature_scale,
         }
     }
 }

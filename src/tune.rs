@@ -11,15 +11,11 @@
 //! towards the starting weights). Every tenth game is held out to report a validation loss,
 //! so an overfit shows. The result is written as the Rust source `src/game/gomoku/weights.rs`
 //! that the next build compiles in.
-//!
-//! With `--order` the move-ordering weights are fitted instead, to the moves the games played
-//! ([`order`]).
 
 use crate::game::gomoku::features::{
-    current_weights, is_fitted, is_shape, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES,
-    NUM_SHAPES, NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
+    current_weights, is_fitted, role_base, NUM_CODES, NUM_COMBOS, NUM_FEATURES, NUM_PATTERNS,
+    NUM_THREATS, TEMPO_INDEX, THREAT_INDEX,
 };
-use crate::game::gomoku::order_features::{current_order_weights, split_order_weights};
 use crate::game::gomoku::{weights, Board, Caro, CaroExact, Freestyle, Renju, Rule, Standard};
 use crate::game::{Game, Move, Outcome};
 use anyhow::{bail, Context, Result};
@@ -95,14 +91,6 @@ pub struct TuneOptions {
     pub teacher_within: Option<i32>,
     /// Fit only the tempo and the threat table (`crate::game::gomoku::initiative`).
     pub only_threats: bool,
-    /// Fit only the per-direction shape weights (`crate::game::gomoku::shape`); with
-    /// `only_threats` as well, both groups.
-    pub only_shapes: bool,
-    /// Fit the move-ordering weights to the moves played instead of the evaluation.
-    pub order: bool,
-    /// With `order`: the softmax temperature is the one fitted to the build's ordering times
-    /// this.
-    pub order_temperature_scale: f64,
 }
 
 impl Default for TuneOptions {
@@ -118,20 +106,12 @@ impl Default for TuneOptions {
             teacher_weight: 0.5,
             teacher_within: None,
             only_threats: false,
-            only_shapes: false,
-            order: false,
-            order_temperature_scale: 1.0,
         }
     }
 }
 
-pub mod order;
-
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
-    if opts.order {
-        return order::run(opts, out);
-    }
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -203,20 +183,13 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         before.1,
         after.1
     );
-    let only = match (opts.only_threats, opts.only_shapes) {
-        (true, true) => "tempo, threat table and shapes fitted (--only-threats --only-shapes)",
-        (true, false) => "tempo and threat table fitted (--only-threats)",
-        (false, true) => "shapes fitted (--only-shapes)",
-        (false, false) => "",
-    };
-    if !only.is_empty() {
+    if opts.only_threats {
         source = format!(
-            "{only} to {source}; the other weights: {}",
+            "tempo and threat table fitted (--only-threats) to {source}; the other weights: {}",
             weights::EVAL_SOURCE
         );
     }
-    let order = current_order_weights();
-    let text = weights_source(&fitted, &source, &order, weights::ORDER_SOURCE);
+    let text = weights_source(&fitted, &source);
     write_weights(opts, &text, out)
 }
 
@@ -536,26 +509,20 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
 /// is used by a few positions in a hundred, and a pull that keeps the 1,478 per-cell weights
 /// from chasing noise holds such an entry at its start.
 fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
-    let partial = opts.only_threats || opts.only_shapes;
     if !is_fitted(i) {
         None
     } else if i >= TEMPO_INDEX {
-        (!partial || opts.only_threats).then_some(0.0)
-    } else if is_shape(i) {
-        (!partial || opts.only_shapes).then_some(opts.l2)
+        Some(0.0)
+    } else if opts.only_threats {
+        None
     } else {
-        (!partial).then_some(opts.l2)
+        Some(opts.l2)
     }
 }
 
-/// The Rust source of `weights.rs` for the evaluation weights `eval` and the ordering weights
-/// `order` (rounded to whole points), with where each set came from.
-pub fn weights_source(
-    eval: &[f64],
-    eval_source: &str,
-    order: &[f64],
-    order_source: &str,
-) -> String {
+/// The Rust source of `weights.rs` for the evaluation weights `eval` (rounded to whole
+/// points), with where they came from, and the build's (hand-set) ordering ranks.
+pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
     let r = |x: f64| x.round() as i64;
     let list = |w: &[f64]| -> String {
         w.iter()
@@ -563,6 +530,8 @@ pub fn weights_source(
             .collect::<Vec<_>>()
             .join(", ")
     };
+    let ranks = |w: &[i32]| -> Vec<f64> { w.iter().map(|&x| f64::from(x)).collect() };
+    let order_source = weights::ORDER_SOURCE;
     // Ten to a line, so the file diffs by line when a refit moves a few classes.
     let table = |w: &[f64], indent: &str| -> String {
         w.chunks(10)
@@ -573,14 +542,17 @@ pub fn weights_source(
     let eval_role = |role: usize| {
         let b = role_base(role);
         (
-            &eval[b..b + NUM_SHAPES],
-            &eval[b + NUM_SHAPES..b + NUM_SHAPES + NUM_CODES],
-            &eval[b + NUM_SHAPES + NUM_CODES..b + NUM_SHAPES + NUM_CODES + NUM_COMBOS],
+            &eval[b..b + NUM_PATTERNS],
+            &eval[b + NUM_PATTERNS..b + NUM_PATTERNS + NUM_CODES],
+            &eval[b + NUM_PATTERNS + NUM_CODES..b + NUM_PATTERNS + NUM_CODES + NUM_COMBOS],
         )
     };
     let (e0, e1) = (eval_role(0), eval_role(1));
-    let [code_attack, code_defend, attack, defend, order_shape, influence] =
-        split_order_weights(order);
+    let (code_attack, code_defend) = (
+        ranks(&weights::ORDER_CODE_ATTACK),
+        ranks(&weights::ORDER_CODE_DEFEND),
+    );
+    let (attack, defend) = (ranks(&weights::ORDER_ATTACK), ranks(&weights::ORDER_DEFEND));
     let mut s = String::new();
     let _ = write!(
         s,
@@ -597,9 +569,9 @@ pub fn weights_source(
          /// Where the ordering weights came from.\n\
          pub const ORDER_SOURCE: &str = {order_source:?};\n\
          \n\
-         /// Eval points per empty cell and direction, by role and [`super::pattern::Shape`] index.\n\
+         /// Eval points per empty cell and direction, by role and [`super::Pattern`] index.\n\
          #[rustfmt::skip]\n\
-         pub const SHAPE: [[i32; {NUM_SHAPES}]; 2] = [\n    [{}],\n    [{}],\n];\n\
+         pub const PATTERN: [[i32; {NUM_PATTERNS}]; 2] = [\n    [{}],\n    [{}],\n];\n\
          \n\
          /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.\n\
          #[rustfmt::skip]\n\
@@ -631,11 +603,6 @@ pub fn weights_source(
          #[rustfmt::skip]\n\
          pub const ORDER_DEFEND: [i32; {NUM_COMBOS}] = [\n{}\n];\n\
          \n\
-         /// Move-ordering rank per empty cell and direction by the [`super::pattern::Shape`] the side\n\
-         /// to move gets, half of it for the opponent's that the move blocks (see `ORDER_SOURCE`).\n\
-         #[rustfmt::skip]\n\
-         pub const ORDER_SHAPE: [i32; {NUM_SHAPES}] = [{}];\n\
-         \n\
          /// Move-ordering rank per unit of influence (both colours') on the cell.\n\
          pub const ORDER_INFLUENCE: i32 = {};\n",
         list(e0.0),
@@ -646,12 +613,11 @@ pub fn weights_source(
         table(e1.2, "        "),
         r(eval[TEMPO_INDEX]),
         table(&eval[THREAT_INDEX..THREAT_INDEX + NUM_THREATS], "    "),
-        list(code_attack),
-        list(code_defend),
-        table(attack, "    "),
-        table(defend, "    "),
-        list(order_shape),
-        list(influence),
+        list(&code_attack),
+        list(&code_defend),
+        table(&attack, "    "),
+        table(&defend, "    "),
+        weights::ORDER_INFLUENCE,
     );
     s
 }
@@ -744,7 +710,7 @@ mod tests {
     #[test]
     fn fit_recovers_a_planted_weight() {
         let mut samples = Vec::new();
-        let idx = NUM_SHAPES + 7; // role 0, code OpenThree
+        let idx = NUM_PATTERNS + 7; // role 0, code OpenThree
         for i in 0..400 {
             let count = (i % 5) as f32;
             // The truth: each such cell is worth 200 at K = 400.
@@ -778,7 +744,7 @@ mod tests {
     /// in a full fit the pull holds only the per-cell weights.
     #[test]
     fn only_threats_fits_the_threat_table_alone() {
-        let code = NUM_SHAPES + 7; // role 0, code OpenThree
+        let code = NUM_PATTERNS + 7; // role 0, code OpenThree
         let threat = THREAT_INDEX + 1; // the side to move can make an open three
         let samples: Vec<Sample> = (0..400)
             .map(|i| {
@@ -825,44 +791,6 @@ mod tests {
         );
         assert!(pulled[code].abs() < 5.0, "{}", pulled[code]);
         assert!(pulled[threat] > 200.0, "{}", pulled[threat]);
-    }
-
-    /// With `only_shapes` the fit moves the shape weight the results ask for and nothing
-    /// else, though the same results would move a code weight and the tempo too.
-    #[test]
-    fn only_shapes_fits_the_shape_weights_alone() {
-        let shape = 7; // role 0, an open two with four ways up
-        let code = NUM_SHAPES + 3; // role 0, code OpenTwo
-        let samples: Vec<Sample> = (0..400)
-            .map(|i| {
-                let on = i % 2 == 0;
-                let mut features = vec![(TEMPO_INDEX as u16, 1.0)];
-                if on {
-                    features.push((shape as u16, 1.0));
-                    features.push((code as u16, 1.0));
-                }
-                let win = if on { i % 8 != 0 } else { i % 4 < 2 };
-                Sample {
-                    features,
-                    result: if win { 1.0 } else { 0.0 },
-                    eval: 0,
-                    game: i,
-                    pos: String::new(),
-                }
-            })
-            .collect();
-        let start = vec![0f64; NUM_FEATURES];
-        let opts = TuneOptions {
-            epochs: 1000,
-            rate: 5.0,
-            l2: 0.0,
-            only_shapes: true,
-            ..TuneOptions::default()
-        };
-        let w = fit(&samples, &start, 400.0, &opts);
-        assert!(w[shape] > 200.0, "{}", w[shape]);
-        assert_eq!(w[code], 0.0);
-        assert_eq!(w[TEMPO_INDEX], 0.0);
     }
 
     /// Teacher scores move the scored targets towards the teacher's verdict by the weight
@@ -947,12 +875,7 @@ mod tests {
 
     #[test]
     fn the_written_source_round_trips_the_build_weights() {
-        let text = weights_source(
-            &current_weights(),
-            weights::EVAL_SOURCE,
-            &current_order_weights(),
-            weights::ORDER_SOURCE,
-        );
+        let text = weights_source(&current_weights(), weights::EVAL_SOURCE);
         let built = include_str!("game/gomoku/weights.rs");
         assert_eq!(text, built);
     }

@@ -16,7 +16,7 @@
 
 use super::params;
 use super::pattern::{
-    get_both, reach, slot, table, Code, LineTable, Pattern, Shape, BLOCKED, HALF, NUM_CODES,
+    get_both, reach, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
 };
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
@@ -29,7 +29,7 @@ mod invariants;
 
 pub use ascii::AsciiError;
 
-use cell_terms::{cell_terms, combo_index, combo_table, with_shapes};
+use cell_terms::{cell_terms, combo_index, combo_table};
 
 /// Smallest supported board side.
 pub const MIN_SIZE: usize = 5;
@@ -139,8 +139,6 @@ fn window_span(
 pub(super) struct Cell {
     pub key: [u32; 4],
     pub pat: [[Pattern; 4]; 2],
-    /// The evaluation's finer reading of `pat` (each shape's pattern is `pat`).
-    pub shape: [[Shape; 4]; 2],
     pub code: [Code; 2],
     /// Eval value by colour and role (0: that colour is to move, 1: it waits).
     pub value: [[i32; 2]; 2],
@@ -166,7 +164,6 @@ struct PutRecord {
 struct SavedCell {
     index: u32,
     pat: [[Pattern; 4]; 2],
-    shape: [[Shape; 4]; 2],
     code: [Code; 2],
     value: [[i32; 2]; 2],
     order: [[i32; 2]; 2],
@@ -496,14 +493,8 @@ impl<R: Rule> Board<R> {
     fn refresh_dir(&mut self, i: usize, d: usize) {
         let key = self.cells[i].key[d];
         let cell = &mut self.cells[i];
-        let (black, white) = (
-            self.tables[0].get_shape(key, Color::Black),
-            self.tables[1].get_shape(key, Color::White),
-        );
-        cell.shape[0][d] = black;
-        cell.shape[1][d] = white;
-        cell.pat[0][d] = black.pattern();
-        cell.pat[1][d] = white.pattern();
+        cell.pat[0][d] = self.tables[0].get(key, Color::Black);
+        cell.pat[1][d] = self.tables[1].get(key, Color::White);
     }
 
     fn refresh_all_dirs(&mut self, i: usize) {
@@ -525,7 +516,6 @@ impl<R: Rule> Board<R> {
         let table = combo_table();
         let cell = &mut self.cells[i];
         let t = &table[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
-        let t = with_shapes(t, &cell.shape[col]);
         cell.code[col] = t.code;
         cell.value[col] = t.value;
         cell.order[col] = t.order;
@@ -609,24 +599,21 @@ impl<R: Rule> Board<R> {
                     continue;
                 }
                 let (black, white) = get_both(black_table, white_table, key);
-                // Far cells often keep their shape: then code and value stand too.
+                // Far cells often keep their pattern: then code and value stand too.
                 let which =
-                    u8::from(cell.shape[0][d] != black) | u8::from(cell.shape[1][d] != white) << 1;
+                    u8::from(cell.pat[0][d] != black) | u8::from(cell.pat[1][d] != white) << 1;
                 if which != 0 {
                     if SAVE {
                         self.saved.push(SavedCell {
                             index: q as u32,
                             pat: cell.pat,
-                            shape: cell.shape,
                             code: cell.code,
                             value: cell.value,
                             order: cell.order,
                         });
                     }
-                    cell.shape[0][d] = black;
-                    cell.shape[1][d] = white;
-                    cell.pat[0][d] = black.pattern();
-                    cell.pat[1][d] = white.pattern();
+                    cell.pat[0][d] = black;
+                    cell.pat[1][d] = white;
                     changed[n] = (q as u32, which);
                     n += 1;
                 }
@@ -701,7 +688,6 @@ impl<R: Rule> Board<R> {
             own: SavedCell {
                 index: i as u32,
                 pat: cell.pat,
-                shape: cell.shape,
                 code: cell.code,
                 value: cell.value,
                 order: cell.order,
@@ -722,7 +708,6 @@ impl<R: Rule> Board<R> {
         for s in self.saved[from..].iter().chain(std::iter::once(&rec.own)) {
             let cell = &mut self.cells[s.index as usize];
             cell.pat = s.pat;
-            cell.shape = s.shape;
             cell.code = s.code;
             cell.value = s.value;
             cell.order = s.order;

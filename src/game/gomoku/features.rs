@@ -1,7 +1,7 @@
 //! The static evaluation as a linear function of counted features, for the tuner.
 //!
 //! `Board::static_eval` sums per-cell values that are themselves sums of weights
-//! (`weights::SHAPE` per direction, `weights::CODE` per cell, by role), plus a tempo term
+//! (`weights::PATTERN` per direction, `weights::CODE` per cell, by role), plus a tempo term
 //! and one entry of the threat table (`super::initiative`). Counting how often each weight
 //! is used in a position gives a feature vector whose dot product with the weights is that
 //! evaluation exactly (before clamping), so a tuner can fit the weights by regression
@@ -18,12 +18,12 @@ use super::rules::Rule;
 use super::weights;
 use crate::game::Game;
 
-/// Number of directional shapes ([`super::pattern::Shape`]).
-pub use super::shape::NUM_SHAPES;
-/// Features per role: the directional shapes, the codes, the pattern combinations.
-const PER_ROLE: usize = NUM_SHAPES + NUM_CODES + NUM_COMBOS;
+/// Number of directional pattern kinds ([`super::Pattern`]).
+pub const NUM_PATTERNS: usize = 10;
+/// Features per role: the directional patterns, the codes, the pattern combinations.
+const PER_ROLE: usize = NUM_PATTERNS + NUM_CODES + NUM_COMBOS;
 
-/// Length of a feature (and weight) vector: shapes, codes and combinations for both roles,
+/// Length of a feature (and weight) vector: patterns, codes and combinations for both roles,
 /// then tempo, then the threat table.
 pub const NUM_FEATURES: usize = 2 * PER_ROLE + 1 + NUM_THREATS;
 
@@ -33,7 +33,7 @@ pub const TEMPO_INDEX: usize = 2 * PER_ROLE;
 /// Index of the threat table's first entry (mask 0) in a feature vector.
 pub const THREAT_INDEX: usize = TEMPO_INDEX + 1;
 
-/// Index of a role's first shape weight; its codes follow, then its combinations.
+/// Index of a role's first pattern weight; its codes follow, then its combinations.
 pub const fn role_base(role: usize) -> usize {
     role * PER_ROLE
 }
@@ -41,9 +41,9 @@ pub const fn role_base(role: usize) -> usize {
 /// How often each evaluation weight is used in one position.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalFeatures {
-    /// Directional shapes on empty cells, by role (0: side to move, 1: waiting) and
-    /// shape index. Renju black's certain fouls count nothing (they are worth nothing).
-    pub shape: [[u32; NUM_SHAPES]; 2],
+    /// Directional patterns on empty cells, by role (0: side to move, 1: waiting) and
+    /// pattern index. Renju black's certain fouls count nothing (they are worth nothing).
+    pub pattern: [[u32; NUM_PATTERNS]; 2],
     /// Cell codes of empty cells, by role and code index.
     pub code: [[u32; NUM_CODES]; 2],
     /// Pattern combinations ([`combo_class`]) of empty cells, by role; fouls count nothing.
@@ -55,7 +55,7 @@ pub struct EvalFeatures {
 impl Default for EvalFeatures {
     fn default() -> Self {
         EvalFeatures {
-            shape: [[0; NUM_SHAPES]; 2],
+            pattern: [[0; NUM_PATTERNS]; 2],
             code: [[0; NUM_CODES]; 2],
             combo: [[0; NUM_COMBOS]; 2],
             threat: 0,
@@ -76,15 +76,15 @@ impl EvalFeatures {
         for role in 0..2 {
             let sign = if role == 0 { 1.0 } else { -1.0 };
             let base = role_base(role);
-            for p in 0..NUM_SHAPES {
-                push(base + p, sign * self.shape[role][p] as f32);
+            for p in 0..NUM_PATTERNS {
+                push(base + p, sign * self.pattern[role][p] as f32);
             }
             for c in 0..NUM_CODES {
-                push(base + NUM_SHAPES + c, sign * self.code[role][c] as f32);
+                push(base + NUM_PATTERNS + c, sign * self.code[role][c] as f32);
             }
             for k in 0..NUM_COMBOS {
                 push(
-                    base + NUM_SHAPES + NUM_CODES + k,
+                    base + NUM_PATTERNS + NUM_CODES + k,
                     sign * self.combo[role][k] as f32,
                 );
             }
@@ -100,14 +100,14 @@ pub fn current_weights() -> Vec<f64> {
     let mut w = vec![0f64; NUM_FEATURES];
     for role in 0..2 {
         let base = role_base(role);
-        for p in 0..NUM_SHAPES {
-            w[base + p] = f64::from(weights::SHAPE[role][p]);
+        for p in 0..NUM_PATTERNS {
+            w[base + p] = f64::from(weights::PATTERN[role][p]);
         }
         for c in 0..NUM_CODES {
-            w[base + NUM_SHAPES + c] = f64::from(weights::CODE[role][c]);
+            w[base + NUM_PATTERNS + c] = f64::from(weights::CODE[role][c]);
         }
         for k in 0..NUM_COMBOS {
-            w[base + NUM_SHAPES + NUM_CODES + k] = f64::from(weights::COMBO[role][k]);
+            w[base + NUM_PATTERNS + NUM_CODES + k] = f64::from(weights::COMBO[role][k]);
         }
     }
     w[TEMPO_INDEX] = f64::from(weights::TEMPO);
@@ -117,7 +117,7 @@ pub fn current_weights() -> Vec<f64> {
     w
 }
 
-/// Whether a weight may be fitted: the weights of "nothing" (a dead line, code None,
+/// Whether a weight may be fitted: the weights of "nothing" (pattern None, code None,
 /// renju black's foul, the combination of four Nones) stay 0, since their counts only
 /// measure how empty the board is; so does the threat entry of "no threats", which every
 /// position without threats has along with the tempo.
@@ -126,19 +126,14 @@ pub fn is_fitted(i: usize) -> bool {
         return i != THREAT_INDEX;
     }
     let k = i % PER_ROLE;
-    if k < NUM_SHAPES {
+    if k < NUM_PATTERNS {
         k != 0
-    } else if k < NUM_SHAPES + NUM_CODES {
-        let c = k - NUM_SHAPES;
+    } else if k < NUM_PATTERNS + NUM_CODES {
+        let c = k - NUM_PATTERNS;
         c != Code::Forbidden as usize && c != Code::None as usize
     } else {
-        k != NUM_SHAPES + NUM_CODES
+        k != NUM_PATTERNS + NUM_CODES
     }
-}
-
-/// Whether weight `i` is a per-direction shape weight (`weights::SHAPE`).
-pub fn is_shape(i: usize) -> bool {
-    i < TEMPO_INDEX && i % PER_ROLE < NUM_SHAPES
 }
 
 impl<R: Rule> Board<R> {
@@ -160,10 +155,11 @@ impl<R: Rule> Board<R> {
                 let code = cell.code[c.index()];
                 f.code[role][code as usize] += 1;
                 if code != Code::Forbidden {
-                    for s in cell.shape[c.index()] {
-                        f.shape[role][s as usize] += 1;
+                    let pats = cell.pat[c.index()];
+                    for p in pats {
+                        f.pattern[role][p as usize] += 1;
                     }
-                    f.combo[role][combo_class(&cell.pat[c.index()])] += 1;
+                    f.combo[role][combo_class(&pats)] += 1;
                 }
             });
         }

@@ -3,8 +3,7 @@
 //!
 //! [`Board`] is generic over a [`Rule`] so that everything rule-dependent (what a five is,
 //! renju fouls) is a compile-time constant in the hot paths. The pieces:
-//! `rules` (the rule types), `pattern` (line keys, pattern tables, cell codes), `shape`
-//! (the evaluation's finer line shapes), `board`
+//! `rules` (the rule types), `pattern` (line keys, pattern tables, cell codes), `board`
 //! (stones and every incremental structure, play/undo, the `Game` impl), `forbidden`
 //! (renju fouls), `movegen` (candidates with forced-move rules, static evaluation),
 //! `initiative` (the threat mask that indexes the evaluation's threat table),
@@ -19,11 +18,9 @@ pub mod features;
 mod forbidden;
 pub mod initiative;
 mod movegen;
-pub mod order_features;
 pub mod params;
 pub mod pattern;
 mod rules;
-pub mod shape;
 #[cfg(test)]
 mod testing;
 pub mod weights;

@@ -18,7 +18,6 @@
 //! and move ordering, and which the forced-move logic counts.
 
 use super::rules::FiveRule;
-pub use super::shape::Shape;
 use crate::game::Color;
 use std::sync::OnceLock;
 
@@ -221,70 +220,35 @@ fn is_straight(cells: &[u32; 10], a: usize, b: usize) -> bool {
 fn build(rule: FiveRule) -> Vec<Pattern> {
     let mut table = vec![Pattern::None; TABLE_SIZE];
     for key in (0..TABLE_SIZE as u32).rev() {
-        let cells = raw_cells(key);
+        let mut cells = [0u32; 10];
+        for (s, c) in cells.iter_mut().enumerate() {
+            *c = cell(key, s as u32);
+        }
         let p = classify(rule, &cells, |s| table[(key + (OWN << (2 * s))) as usize]);
         table[key as usize] = p;
     }
     table
 }
 
-fn raw_cells(key: u32) -> [u32; 10] {
-    let mut cells = [0u32; 10];
-    for (s, c) in cells.iter_mut().enumerate() {
-        *c = cell(key, s as u32);
-    }
-    cells
-}
-
-/// The shapes of a raw table's keys, from their patterns and their successors' patterns.
-fn raw_shapes(pats: &[Pattern]) -> Vec<Shape> {
-    (0..TABLE_SIZE as u32)
-        .map(|key| {
-            let cells = raw_cells(key);
-            let next = (0..10)
-                .filter(|&s| cells[s] == EMPTY)
-                .map(|s| pats[(key + (OWN << (2 * s))) as usize]);
-            Shape::refine(pats[key as usize], next)
-        })
-        .collect()
-}
-
 /// The compact table: every base-3 line (empty 0, own 1, blocked 2 as digits), for rules
 /// where an opponent stone and the edge are alike. Adding an own stone adds `3^slot`.
 fn build_compact(rule: FiveRule) -> Vec<Pattern> {
+    let mut pow = [1usize; 10];
+    for s in 1..10 {
+        pow[s] = pow[s - 1] * 3;
+    }
     let mut table = vec![Pattern::None; COMPACT_SIZE];
     for idx in (0..COMPACT_SIZE).rev() {
-        let cells = compact_cells(idx);
-        let p = classify(rule, &cells, |s| table[idx + POW3[s]]);
+        let mut cells = [0u32; 10];
+        let mut rest = idx;
+        for c in cells.iter_mut() {
+            *c = [EMPTY, OWN, BLOCKED][rest % 3];
+            rest /= 3;
+        }
+        let p = classify(rule, &cells, |s| table[idx + pow[s]]);
         table[idx] = p;
     }
     table
-}
-
-/// Powers of three: adding an own stone on slot `s` of a compact index adds `POW3[s]`.
-const POW3: [usize; 10] = [1, 3, 9, 27, 81, 243, 729, 2187, 6561, 19683];
-
-fn compact_cells(idx: usize) -> [u32; 10] {
-    let mut cells = [0u32; 10];
-    let mut rest = idx;
-    for c in cells.iter_mut() {
-        *c = [EMPTY, OWN, BLOCKED][rest % 3];
-        rest /= 3;
-    }
-    cells
-}
-
-/// The shapes of a compact table's lines, from their patterns and their successors'.
-fn compact_shapes(pats: &[Pattern]) -> Vec<Shape> {
-    (0..COMPACT_SIZE)
-        .map(|idx| {
-            let cells = compact_cells(idx);
-            let next = (0..10)
-                .filter(|&s| cells[s] == EMPTY)
-                .map(|s| pats[idx + POW3[s]]);
-            Shape::refine(pats[idx], next)
-        })
-        .collect()
 }
 
 /// A lookup-ready pattern table for one five rule. Where the rule does not tell an opponent
@@ -294,8 +258,7 @@ fn compact_shapes(pats: &[Pattern]) -> Vec<Shape> {
 /// the raw table (read through [`swap_colours`] for white).
 pub struct LineTable {
     compact: bool,
-    /// The shape of every line; its pattern is [`Shape::pattern`].
-    shapes: Vec<Shape>,
+    pats: Vec<Pattern>,
 }
 
 /// Base-3 value, per colour view, of the five cells in 10 bits of a key (empty 0, own 1,
@@ -336,11 +299,11 @@ impl LineTable {
         match rule {
             FiveRule::Caro | FiveRule::CaroExact => LineTable {
                 compact: false,
-                shapes: raw_shapes(&build(rule)),
+                pats: build(rule),
             },
             FiveRule::AtLeastFive | FiveRule::ExactFive => LineTable {
                 compact: true,
-                shapes: compact_shapes(&build_compact(rule)),
+                pats: build_compact(rule),
             },
         }
     }
@@ -349,23 +312,17 @@ impl LineTable {
     /// (black = 1, white = 2, blocked = 3 per 2-bit cell).
     #[inline]
     pub fn get(&self, key: u32, c: Color) -> Pattern {
-        self.get_shape(key, c).pattern()
-    }
-
-    /// The shape `c` makes by playing the centre of the line with board key `key`.
-    #[inline]
-    pub fn get_shape(&self, key: u32, c: Color) -> Shape {
         if self.compact {
             let h = &HALVES[c.index()];
             let i = h[(key & 0x3FF) as usize] as usize
                 + 243 * h[((key >> 10) & 0x3FF) as usize] as usize;
-            self.shapes[i]
+            self.pats[i]
         } else {
             let k = match c {
                 Color::Black => key,
                 Color::White => swap_colours(key),
             };
-            self.shapes[k as usize]
+            self.pats[k as usize]
         }
     }
 }
@@ -382,22 +339,19 @@ static HALVES_BOTH: [u32; 1024] = {
     t
 };
 
-/// The shapes black and white make by playing the centre of the line with board key
+/// The patterns black and white make by playing the centre of the line with board key
 /// `key`, black's read from `black` and white's from `white` (the rule's tables).
 #[inline(always)]
-pub fn get_both(black: &LineTable, white: &LineTable, key: u32) -> (Shape, Shape) {
+pub fn get_both(black: &LineTable, white: &LineTable, key: u32) -> (Pattern, Pattern) {
     if black.compact && white.compact {
         let lo = HALVES_BOTH[(key & 0x3FF) as usize];
         let hi = HALVES_BOTH[((key >> 10) & 0x3FF) as usize];
         // Each half is below 3^5 = 243, so the packed sum never carries between halves.
         let i = lo + 243 * hi;
         let (ib, iw) = ((i & 0xFFFF) as usize, (i >> 16) as usize);
-        (black.shapes[ib], white.shapes[iw])
+        (black.pats[ib], white.pats[iw])
     } else {
-        (
-            black.get_shape(key, Color::Black),
-            white.get_shape(key, Color::White),
-        )
+        (black.get(key, Color::Black), white.get(key, Color::White))
     }
 }
 
@@ -644,7 +598,7 @@ mod tests {
                 let near = outer
                     .iter()
                     .fold(idx, |i, &s| i - (i / pow(s) % 3) * pow(s));
-                t.shapes[idx] != t.shapes[near]
+                t.pats[idx] != t.pats[near]
             });
             assert_eq!(reads_outer, reach(rule) == HALF, "{rule:?}");
         }
@@ -683,7 +637,6 @@ mod tests {
     fn compact_tables_agree_with_raw_ones() {
         for rule in [FiveRule::AtLeastFive, FiveRule::ExactFive] {
             let raw = build(rule);
-            let raw_shape = raw_shapes(&raw);
             let t = table(rule);
             for key in 0..TABLE_SIZE as u32 {
                 assert_eq!(
@@ -697,8 +650,6 @@ mod tests {
                     raw[w as usize],
                     "{rule:?} {key:x}"
                 );
-                assert_eq!(t.get_shape(key, Color::Black), raw_shape[key as usize]);
-                assert_eq!(t.get_shape(key, Color::White), raw_shape[w as usize]);
             }
         }
     }

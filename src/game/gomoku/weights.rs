@@ -11,11 +11,11 @@ pub const EVAL_SOURCE: &str = "tempo and threat table fitted (--only-threats, --
 /// Where the ordering weights came from.
 pub const ORDER_SOURCE: &str = "hand-set (the ranks of the first engine), not fitted yet";
 
-/// Eval points per empty cell and direction, by role and [`super::pattern::Shape`] index.
+/// Eval points per empty cell and direction, by role and [`super::Pattern`] index.
 #[rustfmt::skip]
-pub const SHAPE: [[i32; 15]; 2] = [
-    [0, 0, 0, 0, 3, 40, 40, 40, 40, 46, 46, 144, 145, 87, 600],
-    [0, 0, 0, 0, 14, 47, 47, 47, 56, 52, 52, 128, 144, 123, 723],
+pub const PATTERN: [[i32; 10]; 2] = [
+    [0, 0, 3, 40, 40, 46, 144, 145, 87, 600],
+    [0, 0, 14, 47, 56, 52, 128, 144, 123, 723],
 ];
 
 /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.
@@ -554,11 +554,6 @@ pub const ORDER_DEFEND: [i32; 715] = [
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0,
 ];
-
-/// Move-ordering rank per empty cell and direction by the [`super::pattern::Shape`] the side
-/// to move gets, half of it for the opponent's that the move blocks (see `ORDER_SOURCE`).
-#[rustfmt::skip]
-pub const ORDER_SHAPE: [i32; 15] = [0, 0, 0, 0, 3, 40, 40, 40, 40, 46, 46, 144, 145, 87, 600];
 
 /// Move-ordering rank per unit of influence (both colours') on the cell.
 pub const ORDER_INFLUENCE: i32 = 4;

@@ -1,8 +1,7 @@
 //! What a cell's four line patterns give each colour (code, eval values, ordering ranks),
 //! tabulated once for every combination so that the incremental update is one lookup.
 
-use super::super::pattern::{combine, combo_class, Code, Pattern, Shape};
-use super::super::shape::NUM_SHAPES;
+use super::super::pattern::{combine, combo_class, Code, Pattern};
 use super::super::weights;
 use std::sync::OnceLock;
 
@@ -24,7 +23,7 @@ pub(super) fn combo_index(p: &[Pattern; 4]) -> usize {
     ((p[0] as usize * 10 + p[1] as usize) * 10 + p[2] as usize) * 10 + p[3] as usize
 }
 
-/// [`pattern_terms`] for every combination of four patterns (`[renju_black][index]`), so the
+/// [`cell_terms`] for every combination of four patterns (`[renju_black][index]`), so the
 /// hot update is one lookup; 2 × 10^4 entries, built once.
 pub(super) fn combo_table() -> &'static [ComboTable; 2] {
     static TABLE: OnceLock<[ComboTable; 2]> = OnceLock::new();
@@ -33,7 +32,7 @@ pub(super) fn combo_table() -> &'static [ComboTable; 2] {
             (0..10_000usize)
                 .map(|i| {
                     let p = |k: usize| Pattern::from_index((i / 10usize.pow(3 - k as u32)) % 10);
-                    pattern_terms(&[p(0), p(1), p(2), p(3)], renju_black)
+                    cell_terms(&[p(0), p(1), p(2), p(3)], renju_black)
                 })
                 .collect()
         };
@@ -41,12 +40,10 @@ pub(super) fn combo_table() -> &'static [ComboTable; 2] {
     })
 }
 
-/// The terms a cell's four patterns decide, for one colour: the code, the code's and the
-/// combination's eval values (the per-direction shape weights are added by
-/// [`with_shapes`]) and the ordering ranks without the eval value. Renju black's certain
-/// fouls are worth nothing to the evaluation and rank only by their code.
+/// A cell's terms for one colour from its four patterns. Renju black's certain fouls are
+/// worth nothing to the evaluation and rank only by their code.
 #[inline]
-fn pattern_terms(pats: &[Pattern; 4], renju_black: bool) -> CellTerms {
+pub(super) fn cell_terms(pats: &[Pattern; 4], renju_black: bool) -> CellTerms {
     let code = combine(pats, renju_black);
     let c = code as usize;
     if code == Code::Forbidden {
@@ -57,50 +54,16 @@ fn pattern_terms(pats: &[Pattern; 4], renju_black: bool) -> CellTerms {
         };
     }
     let combo = combo_class(pats);
-    let role = |r: usize| weights::CODE[r][c] + weights::COMBO[r][combo];
-    let order = [
-        weights::ORDER_CODE_ATTACK[c] + weights::ORDER_ATTACK[combo],
-        weights::ORDER_CODE_DEFEND[c] + weights::ORDER_DEFEND[combo],
-    ];
-    CellTerms {
-        code,
-        value: [role(0), role(1)],
-        order,
-    }
-}
-
-/// The full terms from the tabulated [`pattern_terms`] and the cell's four shapes. The
-/// ranks start from the eval value of the cell to the side that would play it (half of it
-/// for a block), its shapes valued by the ordering's own ranks, and add what was set on
-/// top, by code and by combination.
-#[inline(always)]
-pub(super) fn with_shapes(t: &CellTerms, shapes: &[Shape; 4]) -> CellTerms {
-    if t.code == Code::Forbidden {
-        return *t;
-    }
-    let sum = |w: &[i32; NUM_SHAPES]| -> i32 {
-        w[shapes[0] as usize]
-            + w[shapes[1] as usize]
-            + w[shapes[2] as usize]
-            + w[shapes[3] as usize]
+    let role = |r: usize| -> i32 {
+        let v: i32 = pats.iter().map(|&p| weights::PATTERN[r][p as usize]).sum();
+        v + weights::CODE[r][c] + weights::COMBO[r][combo]
     };
-    let value = [
-        t.value[0] + sum(&weights::SHAPE[0]),
-        t.value[1] + sum(&weights::SHAPE[1]),
+    let value = [role(0), role(1)];
+    // The ranks start from the eval value of the cell to the side that would play it (half
+    // of it for a block) and add what the fit found on top, by code and by combination.
+    let order = [
+        weights::ORDER_CODE_ATTACK[c] + value[0] + weights::ORDER_ATTACK[combo],
+        weights::ORDER_CODE_DEFEND[c] + value[0] / 2 + weights::ORDER_DEFEND[combo],
     ];
-    // The ordering reads the lines through its own shape ranks, so that a refit of the
-    // evaluation's shape weights leaves the order of the moves as it was.
-    let rank = t.value[0] + sum(&weights::ORDER_SHAPE);
-    CellTerms {
-        code: t.code,
-        value,
-        order: [t.order[0] + rank, t.order[1] + rank / 2],
-    }
-}
-
-/// A cell's terms for one colour from its four shapes (the reference for the tabulated
-/// update).
-pub(super) fn cell_terms(shapes: &[Shape; 4], renju_black: bool) -> CellTerms {
-    let pats = shapes.map(Shape::pattern);
-    with_shapes(&pattern_terms(&pats, renju_black), shapes)
+    CellTerms { code, value, order }
 }

@@ -87,11 +87,14 @@ impl<R: Rule> Board<R> {
                     continue;
                 }
                 for (col, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    let shapes = keys.map(|k| self.tables[col].get_shape(k, color));
-                    if shapes != cell.shape[col] || shapes.map(Shape::pattern) != cell.pat[col] {
+                    let mut pats = [Pattern::None; 4];
+                    for d in 0..4 {
+                        pats[d] = self.tables[col].get(keys[d], color);
+                    }
+                    if pats != cell.pat[col] {
                         return Err(format!("patterns differ at {x},{y} colour {col}"));
                     }
-                    let t = cell_terms(&shapes, R::RENJU && col == 0);
+                    let t = cell_terms(&pats, R::RENJU && col == 0);
                     let (code, value) = (t.code, t.value);
                     if code != cell.code[col]
                         || value != cell.value[col]
