@@ -38,9 +38,6 @@ pub struct Params {
     pub safety_vct_nodes: u64,
     /// Root moves the safety check tries at most.
     pub safety_moves: usize,
-    /// With a per-move clock, the share of the turn (per mille) the main search leaves the
-    /// safety check by stopping that much before the hard limit; 0: the search runs to it.
-    pub safety_permille: u32,
     /// Depth-dependent beam: an interior node at remaining depth `d` searches at most
     /// `beam_min + beam_step · (d − 1)` moves (and never more than `beam`): the frontier only
     /// needs the few moves that can change its static value, the saved nodes buy depth.
@@ -132,7 +129,6 @@ impl Default for Params {
             lmr_tactical: 6_000,
             safety_vct_nodes: 20_000,
             safety_moves: 6,
-            safety_permille: 0,
             beam_min: 5,
             beam_step: 3,
             rfp_depth: 3,
@@ -203,7 +199,6 @@ impl Params {
             "lmr_tactical" => self.lmr_tactical = parse(name, value)?,
             "safety_vct_nodes" => self.safety_vct_nodes = parse(name, value)?,
             "safety_moves" => self.safety_moves = parse(name, value)?,
-            "safety_permille" => self.safety_permille = parse(name, value)?,
             "beam_min" => self.beam_min = parse(name, value)?,
             "beam_step" => self.beam_step = parse(name, value)?,
             "rfp_depth" => self.rfp_depth = parse(name, value)?,

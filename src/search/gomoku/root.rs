@@ -51,7 +51,6 @@ pub(super) fn safety_check<G: Tactics>(
             if m == r.best {
                 return r;
             }
-            log::info!("safety: {:?} leaves the opponent a VCT; {:?} played instead", r.best, m);
             return SearchResult {
                 best: m,
                 pv: vec![m],

@@ -49,20 +49,6 @@ fn excluded_salt(m: Move) -> u64 {
     (u64::from(m.x) << 8 | u64::from(m.y) | 1 << 16).wrapping_mul(0x9E37_79B9_7F4A_7C15)
 }
 
-/// When the main thread stops searching: the hard limit, or with a per-move clock and the
-/// safety check on, [`Params::safety_permille`] of the turn earlier, so that the check of
-/// the chosen move has that time (a search run to the hard limit leaves it none).
-fn search_end(limits: &Limits, params: &Params) -> Option<Instant> {
-    let max = limits.maximum?;
-    match limits.start {
-        Some(start) if limits.per_move && params.safety_vct_nodes > 0 => {
-            let turn = max.saturating_duration_since(start);
-            Some(max - turn * params.safety_permille.min(500) / 1000)
-        }
-        _ => Some(max),
-    }
-}
-
 /// The unit of search depth: a ply is this many units, so that a reduction can be a
 /// fraction of a ply ([`Params::lmr_cut`] is in sixteenths). The other parameters and the
 /// table's depths are in whole plies.
@@ -166,7 +152,7 @@ impl<'a, G: Tactics> Worker<'a, G> {
             width,
             next_check: CLOCK_INTERVAL,
             last_clock: None,
-            end: search_end(limits, &params),
+            end: limits.maximum,
             solver: Solver::new(1 << 14),
             root_order: Vec::new(),
             root_scores: Vec::new(),
