@@ -245,3 +245,42 @@ fn usage_errors_exit_2_with_the_usage() {
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(o.stdout, arena(&["--help"]).stdout);
 }
+
+/// Tic-tac-toe between two perfect players draws every game: an SPRT over draws alone has
+/// no variance, and its log-likelihood ratio used to recurse until the stack overflowed
+/// (the arena aborted after the first game). Now the match is played and the table printed.
+#[test]
+fn an_sprt_of_draws_only_runs_to_the_end() {
+    let engine = format!("cmd={}", env!("CARGO_BIN_EXE_pbrain-wuzi"));
+    let o = arena(&[
+        "--engine",
+        &engine,
+        "name=x",
+        "--engine",
+        &engine,
+        "name=o",
+        "--game",
+        "mnk",
+        "--timeout-turn",
+        "5000",
+        "--quiet",
+        "--sprt",
+        "0,100,0.05,0.05",
+        "--games",
+        "2",
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let row = stdout
+        .lines()
+        .find(|l| l.starts_with("x vs o"))
+        .unwrap_or_else(|| panic!("no pair row in:\n{stdout}"));
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    // pair / engine, games, W, L, D
+    assert_eq!(&cols[3..7], ["2", "0", "0", "2"], "{row}");
+    assert!(stdout.contains("SPRT"), "{stdout}");
+}

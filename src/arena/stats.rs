@@ -168,14 +168,21 @@ impl Sprt {
 
     /// The generalised log-likelihood ratio of the results (trinomial, logistic Elo), using
     /// the normal approximation `N (s1 − s0)(2s − s0 − s1) / (2 var)`. Zero before any
-    /// game. Results without variance (all wins, all losses, all draws) are counted with one
-    /// extra draw, so a one-sided match still reaches a decision instead of dividing by zero.
+    /// game. Results without variance are counted with one game of another kind, so a
+    /// one-sided match still reaches a decision instead of dividing by zero: all wins or all
+    /// losses with an extra draw, all draws with an extra win and loss (another draw would
+    /// leave the variance at zero: the arena's stack overflowed on a first game drawn).
     pub fn llr(&self, wdl: Wdl) -> f64 {
         let (Some(s), Some(var)) = (wdl.score(), wdl.variance()) else {
             return 0.0;
         };
         if var <= 0.0 {
-            return self.llr(Wdl::new(wdl.wins, wdl.draws + 1, wdl.losses));
+            let other = if wdl.wins + wdl.losses == 0 {
+                Wdl::new(wdl.wins + 1, wdl.draws, wdl.losses + 1)
+            } else {
+                Wdl::new(wdl.wins, wdl.draws + 1, wdl.losses)
+            };
+            return self.llr(other);
         }
         let s0 = score_from_elo(self.elo0);
         let s1 = score_from_elo(self.elo1);
@@ -313,6 +320,15 @@ mod tests {
             t.llr(Wdl::new(20, 0, 0))
         );
         assert_eq!(t.decide(Wdl::new(20, 0, 0)), SprtDecision::AcceptH1);
+        // all draws (the arena's stack overflowed here): a score of one half, elo0's, so a
+        // negative LLR, regularised with a win and a loss; a few draws decide nothing, a
+        // long run of them accepts H0.
+        for n in [1, 5, 200] {
+            let llr = t.llr(Wdl::new(0, n, 0));
+            assert!(llr.is_finite() && llr < 0.0, "{n}: {llr}");
+        }
+        assert_eq!(t.decide(Wdl::new(0, 5, 0)), SprtDecision::Continue);
+        assert_eq!(t.decide(Wdl::new(0, 200, 0)), SprtDecision::AcceptH0);
     }
 
     #[test]
