@@ -51,6 +51,7 @@ pub(super) fn safety_check<G: Tactics>(
             if m == r.best {
                 return r;
             }
+            log::debug!("safety: {m:?} replaces {:?} ({})", r.best, r.score);
             return SearchResult {
                 best: m,
                 pv: vec![m],

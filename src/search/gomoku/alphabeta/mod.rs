@@ -842,10 +842,11 @@ impl<'a, G: Tactics> Worker<'a, G> {
             let Some((s, m)) = found else { break };
             if self.aborted {
                 if let Some(r) = result.as_mut() {
-                    // An unfinished iteration searched the previous best first; a move
-                    // that then beat it inside the window (its search finished) is the
-                    // better move. At or below `lo` a score is only an upper bound.
-                    if m != r.best && s > lo {
+                    if let Some(m) = unfinished_best(r.best, (s, m), lo, &self.root_scores) {
+                        log::debug!(
+                            "unfinished depth {depth}: {m:?} ({s}) replaces {:?}",
+                            r.best
+                        );
                         r.best = m;
                         r.score = s;
                         r.nodes = self.nodes;
@@ -892,6 +893,25 @@ impl<'a, G: Tactics> Worker<'a, G> {
         }
         result
     }
+}
+
+/// The move an unfinished iteration plays instead of `prev`, the last finished iteration's
+/// best: the unfinished root's best `found` (score, move), only where that root finished
+/// searching `prev` (`searched`: the root moves whose search finished, with their scores)
+/// and `found` then beat it inside the window (above `lo`: at or below it a score is only
+/// an upper bound). The root searches its table move first, and after a failed aspiration
+/// pass that is not always `prev`: a move searched before `prev` was reached proves nothing
+/// against it. (Taking it anyway once played a move the search scored −29,974, lost, over
+/// one at −214.)
+fn unfinished_best(
+    prev: Move,
+    found: (i32, Move),
+    lo: i32,
+    searched: &[(i32, Move)],
+) -> Option<Move> {
+    let (s, m) = found;
+    let prev_score = searched.iter().find(|&&(_, pm)| pm == prev)?.0;
+    (m != prev && s > lo && s > prev_score).then_some(m)
 }
 
 /// The answer for a win the root threat search proved: reported as a one-ply iteration
@@ -1176,6 +1196,43 @@ mod tests {
         assert_eq!((paced.best, paced.depth), (Move::new(4, 7), 1));
         let plain = run(false);
         assert_eq!((plain.best, plain.depth), (Move::new(4, 7), 4));
+    }
+
+    /// An unfinished iteration's move replaces the last finished one's only where the
+    /// unfinished root finished the old move and then beat it inside the window.
+    #[test]
+    fn an_unfinished_iteration_replaces_the_move_only_after_beating_it() {
+        let (prev, other) = (Move::new(7, 10), Move::new(9, 13));
+        // The old move's search was cut off: whatever came before it proves nothing (the
+        // game that showed it: a lost move, −29,974, played over one at −214).
+        assert_eq!(
+            unfinished_best(prev, (-29_974, other), -30_001, &[(-29_974, other)]),
+            None
+        );
+        assert_eq!(
+            unfinished_best(prev, (40, other), -100, &[(40, other)]),
+            None
+        );
+        // Searched first and beaten inside the window: the better move.
+        assert_eq!(
+            unfinished_best(prev, (40, other), -100, &[(-20, prev), (40, other)]),
+            Some(other)
+        );
+        // The old move failed low (an upper bound at `lo`), the new one scored above it.
+        assert_eq!(
+            unfinished_best(prev, (-330, other), -473, &[(-473, prev), (-330, other)]),
+            Some(other)
+        );
+        // Only an upper bound itself, or no better than the old move: kept.
+        assert_eq!(
+            unfinished_best(prev, (-473, other), -473, &[(-500, prev)]),
+            None
+        );
+        assert_eq!(
+            unfinished_best(prev, (-20, other), -100, &[(-20, prev)]),
+            None
+        );
+        assert_eq!(unfinished_best(prev, (50, prev), -100, &[(50, prev)]), None);
     }
 
     /// Black has an open three. White's far-away move loses to the straight four, so the
