@@ -727,8 +727,12 @@ impl<'a, G: Tactics> Worker<'a, G> {
                 } else {
                     Bound::Upper
                 };
+                // After a fail low every score is an upper bound and the "best" move is only
+                // the one whose bound came out highest: it must not displace the previous
+                // best as the table move the next pass searches first.
+                let mv = (bound != Bound::Upper).then_some(m);
                 self.tt
-                    .store(key, Some(m), s, plies(depth).clamp(0, 255) as u8, bound);
+                    .store(key, mv, s, plies(depth).clamp(0, 255) as u8, bound);
             }
         }
         best
