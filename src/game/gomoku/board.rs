@@ -357,15 +357,6 @@ impl<R: Rule> Board<R> {
         self.coords(m).is_some_and(|(x, y)| self.is_empty_xy(x, y))
     }
 
-    /// The line patterns' value for `me` in the position before the last move (where the
-    /// opponent was to move), when the last ply was a move recorded by `put_saved`.
-    #[inline]
-    pub(super) fn parent_basic(&self, me: Color) -> Option<i32> {
-        let played = self.history.last().is_some_and(|s| s.mv.is_some());
-        let rec = self.puts.last().filter(|_| played)?;
-        Some(rec.eval_total[me.index()][1] - rec.eval_total[me.opponent().index()][0])
-    }
-
     /// The side to move's own last stone (two plies back), if the last two plies were moves.
     pub fn own_last_move(&self) -> Option<Move> {
         let n = self.history.len();

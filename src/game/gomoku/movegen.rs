@@ -359,12 +359,7 @@ impl<R: Rule> Board<R> {
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
-        let basic = self.eval_total(me, true) - self.eval_total(opp, false);
-        let basic = match self.parent_basic(me) {
-            Some(prev) if *EVAL_AVG => (basic + prev) / 2,
-            _ => basic,
-        };
-        let mut v = basic + weights::TEMPO;
+        let mut v = self.eval_total(me, true) - self.eval_total(opp, false) + weights::TEMPO;
         if self.code_count(me, Code::Five) > 0 {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {
@@ -650,6 +645,3 @@ mod tests {
         assert!(n > 1000, "only {n} cells checked");
     }
 }
-
-pub static EVAL_AVG: std::sync::LazyLock<bool> =
-    std::sync::LazyLock::new(|| std::env::var("WUZI_EVAL_AVG").is_ok_and(|v| v == "1"));
