@@ -359,14 +359,13 @@ impl<R: Rule> Board<R> {
     pub(super) fn static_eval(&self) -> i32 {
         let me = self.side_to_move();
         let opp = me.opponent();
-        let mut v = (self.eval_total(me, true) - self.eval_total(opp, false)) * *BASIC_SCALE / 100
-            + weights::TEMPO;
+        let mut v = self.eval_total(me, true) - self.eval_total(opp, false) + weights::TEMPO;
         if self.code_count(me, Code::Five) > 0 {
             v += params::WIN_NEXT;
         } else if self.code_count(opp, Code::Five) >= 2 {
             v -= params::LOSS_NEXT;
         } else {
-            v += weights::THREAT[usize::from(self.threat_mask(me, opp))] * *THREAT_SCALE / 100;
+            v += weights::THREAT[usize::from(self.threat_mask(me, opp))];
         }
         v.clamp(-(score::WIN_MIN - 1), score::WIN_MIN - 1)
     }
@@ -646,16 +645,3 @@ mod tests {
         assert!(n > 1000, "only {n} cells checked");
     }
 }
-
-static BASIC_SCALE: std::sync::LazyLock<i32> = std::sync::LazyLock::new(|| {
-    std::env::var("WUZI_BASIC_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100)
-});
-static THREAT_SCALE: std::sync::LazyLock<i32> = std::sync::LazyLock::new(|| {
-    std::env::var("WUZI_THREAT_SCALE")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(100)
-});

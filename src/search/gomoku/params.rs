@@ -54,15 +54,6 @@ pub struct Params {
     /// Reverse futility's margin is a ply's less where the static value improved on the
     /// one two plies before.
     pub rfp_improving: bool,
-    /// Razoring: at non-PV nodes with fewer than this many sixteenths of a ply left and no
-    /// threat to answer, a static value more than `razor_base + razor_mul · plies` below
-    /// alpha goes to the leaf search of fours with a null window. 0 turns it off.
-    pub razor_depth: i32,
-    pub razor_base: i32,
-    pub razor_mul: i32,
-    /// Sixteenths of a ply taken off the depth before reverse futility's margin is
-    /// computed (Rapfi's margin counts the child's depth).
-    pub rfp_lag: i32,
     /// Late-move reductions: the `i`-th move searched at depth `d` is reduced
     /// `ln(d) · ln(i) · lmr_log / 100` plies (rounded down), one more where the static value
     /// did not improve, `lmr_cut` more at a cut node, one less at PV nodes and for tactical
@@ -152,10 +143,6 @@ impl Default for Params {
             qs_plain: 2,
             qs_max: 16,
             rfp_improving: true,
-            razor_depth: 0,
-            razor_base: 23,
-            razor_mul: 17,
-            rfp_lag: 0,
             se_depth: 6,
             se_margin: 4,
             fhr_margin: 40,
@@ -226,10 +213,6 @@ impl Params {
             "qs_plain" => self.qs_plain = parse(name, value)?,
             "qs_max" => self.qs_max = parse(name, value)?,
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
-            "razor_depth" => self.razor_depth = parse(name, value)?,
-            "razor_base" => self.razor_base = parse(name, value)?,
-            "razor_mul" => self.razor_mul = parse(name, value)?,
-            "rfp_lag" => self.rfp_lag = parse(name, value)?,
             "se_depth" => self.se_depth = parse(name, value)?,
             "se_margin" => self.se_margin = parse(name, value)?,
             "fhr_margin" => self.fhr_margin = parse(name, value)?,

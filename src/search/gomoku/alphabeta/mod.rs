@@ -405,19 +405,10 @@ impl<'a, G: Tactics> Worker<'a, G> {
             // by the leaf search of fours below the sibling that lets it through. Refusing
             // those nodes (as before) cost more proofs than it saved: docs/results/tactics.md.
             let margin = self.params.rfp_margin
-                * (depth
-                    - self.params.rfp_lag
-                    - ONE_PLY * i32::from(improving && self.params.rfp_improving))
-                .max(0)
+                * (depth - ONE_PLY * i32::from(improving && self.params.rfp_improving))
                 / ONE_PLY;
             if depth <= self.params.rfp_depth * ONE_PLY && eval - margin >= beta {
                 return eval;
-            }
-            if depth < self.params.razor_depth
-                && G::FOUR_QUIESCENCE
-                && eval + self.params.razor_base + self.params.razor_mul * depth / ONE_PLY < alpha
-            {
-                return self.qsearch(ply, alpha, alpha + 1, 0);
             }
         }
 
