@@ -2,19 +2,11 @@
 //! a forced win, `make` keeps the positions of arena records where a stronger engine
 //! reports one (a fake engine with known answers stands in for Rapfi here).
 
+#[path = "common/pyscript.rs"]
+mod pyscript;
+
+use pyscript::fake_engine;
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wuzi-mate-suite-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/mate-suite.py")
-}
 
 /// A suite of two positions in `dir`: black to move with an open three (a win in 3 plies),
 /// then an almost empty board where nobody has a forced win.
@@ -29,43 +21,22 @@ fn two_positions(dir: &Path) -> PathBuf {
     suite
 }
 
-/// An executable shell script in `dir` standing in for another engine.
-#[cfg(unix)]
-fn fake_engine(dir: &Path, text: &str) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let fake = dir.join("pbrain-fake");
-    std::fs::write(&fake, text).unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    fake
-}
-
-fn run_script(args: &[&str]) -> String {
-    let out = Command::new("python3")
-        .arg(script())
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "mate-suite.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
 #[test]
 fn run_counts_the_wins_the_engine_proves() {
-    let dir = scratch("run");
+    let dir = pyscript::scratch("wuzi-mate-suite", "run");
     let suite = two_positions(&dir);
-    let out = run_script(&[
-        "run",
-        "--positions",
-        suite.to_str().unwrap(),
-        "--engine",
-        env!("CARGO_BIN_EXE_pbrain-wuzi"),
-        "--turn",
-        "300",
-    ]);
+    let out = pyscript::run(
+        "mate-suite.py",
+        &[
+            "run",
+            "--positions",
+            suite.to_str().unwrap(),
+            "--engine",
+            env!("CARGO_BIN_EXE_pbrain-wuzi"),
+            "--turn",
+            "300",
+        ],
+    );
     assert!(out.starts_with("solved 1/2 within 300 ms"), "{out}");
     assert!(out.contains("win in   1-8 plies: 1/2"), "{out}");
 }
@@ -74,7 +45,7 @@ fn run_counts_the_wins_the_engine_proves() {
 /// come out the same on every run.
 #[test]
 fn a_node_budget_gives_the_same_count_every_time() {
-    let dir = scratch("nodes");
+    let dir = pyscript::scratch("wuzi-mate-suite", "nodes");
     let suite = two_positions(&dir);
     let args = [
         "run",
@@ -85,34 +56,37 @@ fn a_node_budget_gives_the_same_count_every_time() {
         "--nodes",
         "20000",
     ];
-    let first = run_script(&args);
+    let first = pyscript::run("mate-suite.py", &args);
     assert!(
         first.starts_with("solved 1/2 at 20000 nodes (one thread); nodes summed "),
         "{first}"
     );
-    assert_eq!(first, run_script(&args));
+    assert_eq!(first, pyscript::run("mate-suite.py", &args));
 }
 
 /// Rapfi's `Eval +Mn` lines count as proofs, so that the same suite measures it too.
 #[cfg(unix)]
 #[test]
 fn rapfi_style_mate_lines_count() {
-    let dir = scratch("rapfi");
+    let dir = pyscript::scratch("wuzi-mate-suite", "rapfi");
     // Reports a mate only where the board holds a stone on 6,7 (the first position).
     let fake = fake_engine(
         &dir,
         "#!/bin/sh\nwin=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) win=0; echo OK ;;\n    6,7,*) win=1 ;;\n    DONE) if [ $win = 1 ]; then echo \"MESSAGE Depth 5-5 | Eval +M3 | Time 4ms | H8\"; else echo \"MESSAGE Depth 5-5 | Eval 12 | Time 4ms | H8\"; fi; echo 7,7 ;;\n    END) exit 0 ;;\n  esac\ndone\n",
     );
     let suite = two_positions(&dir);
-    let out = run_script(&[
-        "run",
-        "--positions",
-        suite.to_str().unwrap(),
-        "--engine",
-        fake.to_str().unwrap(),
-        "--turn",
-        "100",
-    ]);
+    let out = pyscript::run(
+        "mate-suite.py",
+        &[
+            "run",
+            "--positions",
+            suite.to_str().unwrap(),
+            "--engine",
+            fake.to_str().unwrap(),
+            "--turn",
+            "100",
+        ],
+    );
     assert!(
         out.starts_with("solved 1/2 within 100 ms (1 thread); time summed 104 ms"),
         "{out}"
@@ -122,7 +96,7 @@ fn rapfi_style_mate_lines_count() {
 #[cfg(unix)]
 #[test]
 fn make_keeps_the_long_wins_the_stronger_engine_reports() {
-    let dir = scratch("make");
+    let dir = pyscript::scratch("wuzi-mate-suite", "make");
     // The fake engine reports a win in 2n+1 plies once the board holds n >= 4 stones.
     let fake = fake_engine(
         &dir,
@@ -135,17 +109,20 @@ fn make_keeps_the_long_wins_the_stronger_engine_reports() {
          {\"id\":6,\"width\":20,\"rule\":0,\"opening\":[[7,7],[8,8]],\"moves\":[[6,6],[9,9],[5,5],[10,10]]}\n",
     )
     .unwrap();
-    let out = run_script(&[
-        "make",
-        "--games",
-        games.to_str().unwrap(),
-        "--rapfi",
-        fake.to_str().unwrap(),
-        "--min-mate",
-        "11",
-        "--per-game",
-        "2",
-    ]);
+    let out = pyscript::run(
+        "mate-suite.py",
+        &[
+            "make",
+            "--games",
+            games.to_str().unwrap(),
+            "--rapfi",
+            fake.to_str().unwrap(),
+            "--min-mate",
+            "11",
+            "--per-game",
+            "2",
+        ],
+    );
     let kept: Vec<&str> = out.lines().collect();
     // Positions of 5 and 6 stones (wins in 11 and 13); 4 stones is too short a win, 7 is
     // past the per-game cap, and the 20x20 game is not a 15x15 freestyle one.

@@ -4,47 +4,19 @@
 
 #![cfg(unix)]
 
+#[path = "common/pyscript.rs"]
+mod pyscript;
+
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn scratch(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wuzi-move-loss-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn script() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/move-loss.py")
-}
 
 /// A judge that scores the position after a stone on 0,0 at -200 for the side to move (so
 /// the move was worth +200 to whoever played it) and every other position at 0; its own
 /// move is always 7,8.
 fn fake_judge(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt;
-    let fake = dir.join("pbrain-fake");
-    std::fs::write(
-        &fake,
+    pyscript::fake_engine(
+        dir,
         "#!/bin/sh\nlast=\"\"\nwhile read -r line; do\n  case \"$line\" in\n    START*) last=\"\"; echo OK ;;\n    DONE) if [ \"$last\" = \"0,0\" ]; then echo \"MESSAGE Depth 5-5 | Eval -200 | Time 1ms | A1\"; else echo \"MESSAGE Depth 5-5 | Eval 0 | Time 1ms | H9\"; fi; echo 7,8 ;;\n    END) exit 0 ;;\n    [0-9]*,[0-9]*,[0-9]*) last=\"${line%,*}\" ;;\n  esac\ndone\n",
     )
-    .unwrap();
-    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
-    fake
-}
-
-fn run_script(args: &[&str]) -> String {
-    let out = Command::new("python3")
-        .arg(script())
-        .args(args)
-        .output()
-        .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "move-loss.py failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 /// Two positions: white to move must block black's four (7..10 on row 7, closed at 11) at 6,7 (wuzi plays the set's move:
@@ -63,7 +35,7 @@ fn two_positions(dir: &Path) -> PathBuf {
 
 #[test]
 fn run_reports_the_judged_loss_of_the_engines_moves() {
-    let dir = scratch("run");
+    let dir = pyscript::scratch("wuzi-move-loss", "run");
     let set = two_positions(&dir);
     let judge = fake_judge(&dir);
     let out_a = dir.join("a.json");
@@ -83,7 +55,7 @@ fn run_reports_the_judged_loss_of_the_engines_moves() {
         "--out",
         out_a.to_str().unwrap(),
     ];
-    let out = run_script(&args);
+    let out = pyscript::run("move-loss.py", &args);
     assert!(
         out.starts_with("mean loss 11.55 ± "),
         "half of 23.11 points expected: {out}"
@@ -100,8 +72,11 @@ fn run_reports_the_judged_loss_of_the_engines_moves() {
     let mut again = args.to_vec();
     let b = out_b.to_str().unwrap().to_string();
     *again.last_mut().unwrap() = &b;
-    assert_eq!(run_script(&again), out);
-    let cmp = run_script(&["compare", out_a.to_str().unwrap(), out_b.to_str().unwrap()]);
+    assert_eq!(pyscript::run("move-loss.py", &again), out);
+    let cmp = pyscript::run(
+        "move-loss.py",
+        &["compare", out_a.to_str().unwrap(), out_b.to_str().unwrap()],
+    );
     assert!(
         cmp.contains(": +0.00 ± 0.00 points of mean loss over 2 positions"),
         "{cmp}"
@@ -110,7 +85,7 @@ fn run_reports_the_judged_loss_of_the_engines_moves() {
 
 #[test]
 fn make_samples_undecided_positions_where_the_engine_was_to_move() {
-    let dir = scratch("make");
+    let dir = pyscript::scratch("wuzi-move-loss", "make");
     let judge = fake_judge(&dir);
     let games = dir.join("games.jsonl");
     // wuzi is white; the opening has three stones, so moves[0] is white's (wuzi's). Rapfi's
@@ -123,15 +98,18 @@ fn make_samples_undecided_positions_where_the_engine_was_to_move() {
          \"thinking\":[{\"score\":\"40\"},{\"score\":\"55\"},{\"score\":\"-30\"},{\"score\":\"90\"},{\"score\":\"-900\"},{\"score\":\"+M9\"}]}\n",
     )
     .unwrap();
-    let out = run_script(&[
-        "make",
-        "--games",
-        games.to_str().unwrap(),
-        "--rapfi",
-        judge.to_str().unwrap(),
-        "--per-game",
-        "5",
-    ]);
+    let out = pyscript::run(
+        "move-loss.py",
+        &[
+            "make",
+            "--games",
+            games.to_str().unwrap(),
+            "--rapfi",
+            judge.to_str().unwrap(),
+            "--per-game",
+            "5",
+        ],
+    );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 2, "wuzi's first two moves only: {out}");
     for l in &lines {
