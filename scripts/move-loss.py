@@ -73,16 +73,6 @@ def rapfi_score(lines):
     return score
 
 
-def wuzi_score(lines):
-    """wuzi's last `MESSAGE depth … ev E` score, None if none."""
-    score = None
-    for line in lines:
-        m = re.search(r" ev (-?\d+) ", line)
-        if m:
-            score = int(m.group(1))
-    return score
-
-
 def ask(cmd, moves, infos, timeout):
     """The engine's MESSAGE lines and move for `moves` (black first), from a fresh process."""
     eng = Engine(cmd, cwd=os.path.dirname(os.path.abspath(cmd[0])))
