@@ -202,6 +202,10 @@ pub struct TuneArgs {
     /// Fit only the tempo and the threat table; every other evaluation weight stays the build's
     #[arg(long)]
     pub only_threats: bool,
+    /// Hold the threat table at the build's values and fit every other weight (a teacher's
+    /// window leaves out the won positions the table's entries are about)
+    #[arg(long, conflicts_with = "only_threats")]
+    pub hold_threats: bool,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -221,6 +225,7 @@ impl TuneArgs {
             teacher_weight: self.teacher_weight,
             teacher_within: self.teacher_within,
             only_threats: self.only_threats,
+            hold_threats: self.hold_threats,
         }
     }
 }

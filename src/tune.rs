@@ -91,6 +91,8 @@ pub struct TuneOptions {
     pub teacher_within: Option<i32>,
     /// Fit only the tempo and the threat table (`crate::game::gomoku::initiative`).
     pub only_threats: bool,
+    /// Hold the threat table at the build's values; fit the rest.
+    pub hold_threats: bool,
 }
 
 impl Default for TuneOptions {
@@ -106,6 +108,7 @@ impl Default for TuneOptions {
             teacher_weight: 0.5,
             teacher_within: None,
             only_threats: false,
+            hold_threats: false,
         }
     }
 }
@@ -183,6 +186,12 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
         before.1,
         after.1
     );
+    if opts.hold_threats {
+        source = format!(
+            "{source}; the threat table held (--hold-threats): {}",
+            weights::EVAL_SOURCE
+        );
+    }
     if opts.only_threats {
         source = format!(
             "tempo and threat table fitted (--only-threats) to {source}; the other weights: {}",
@@ -505,11 +514,12 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
 }
 
 /// The pull towards the build's value of weight `i` in a fit with these options, or `None`
-/// when it does not move. The tempo and the threat table move freely: an entry of the table
+/// when it does not move (with `hold_threats`, the table). The tempo and the threat table
+/// move freely: an entry of the table
 /// is used by a few positions in a hundred, and a pull that keeps the 1,478 per-cell weights
 /// from chasing noise holds such an entry at its start.
 fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
-    if !is_fitted(i) {
+    if !is_fitted(i) || (opts.hold_threats && i >= THREAT_INDEX) {
         None
     } else if i >= TEMPO_INDEX {
         Some(0.0)
@@ -791,6 +801,18 @@ mod tests {
         );
         assert!(pulled[code].abs() < 5.0, "{}", pulled[code]);
         assert!(pulled[threat] > 200.0, "{}", pulled[threat]);
+        // Holding the table: the same results move the per-cell weight instead.
+        let held = fit(
+            &samples,
+            &start,
+            400.0,
+            &TuneOptions {
+                hold_threats: true,
+                ..opts(false)
+            },
+        );
+        assert_eq!(held[threat], 0.0);
+        assert!(held[code] > 200.0, "{}", held[code]);
     }
 
     /// Teacher scores move the scored targets towards the teacher's verdict by the weight
