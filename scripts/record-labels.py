@@ -11,7 +11,7 @@ positions from reading as "the side to move is ahead": it wins most of its games
 only its own turns labelled the fit puts that into the tempo. Mates (`+M7`, `-M12`) are
 written as +-MATE; other scores are clipped to +-MATE.
 
-  scripts/record-labels.py GAMES.jsonl... --engine-name rapfi [--mate 3000] > teacher.txt
+  scripts/record-labels.py GAMES.jsonl... --engine-name NAME... [--mate 3000] > teacher.txt
 
 A position is the opening then the moves, black first, in "pos" notation (`h8i9`: column
 letter, row from 1), as `tune` names them; a position reached in several games keeps its
@@ -41,8 +41,9 @@ def parse_score(text, mate):
     return max(-mate, min(mate, v))
 
 
-def labels_of(game, name, mate):
-    """The (pos, score) labels of one record: two for each move of `name` with a score."""
+def labels_of(game, names, mate):
+    """The (pos, score) labels of one record: two for each move of an engine in `names`
+    with a score."""
     opening = [tuple(m) for m in game["opening"]]
     moves = [tuple(m) for m in game["moves"]]
     # moves[0] is black's when the opening has an even number of stones
@@ -52,7 +53,7 @@ def labels_of(game, name, mate):
         if i >= len(moves) or not t or "score" not in t:
             continue
         mover = game["black"] if (i % 2 == 0) == first_black else game["white"]
-        if mover != name:
+        if mover not in names:
             continue
         s = parse_score(str(t["score"]), mate)
         if s is None:
@@ -68,8 +69,9 @@ def main():
         description="Teacher labels (`pos score` lines) from the scores an engine reported in "
         "arena game records.")
     ap.add_argument("games", nargs="+", metavar="GAMES.jsonl")
-    ap.add_argument("--engine-name", required=True,
-                    help="the engine whose reported scores label the positions")
+    ap.add_argument("--engine-name", required=True, nargs="+", metavar="NAME",
+                    help="the engine(s) whose reported scores label the positions (the "
+                    "arena's names; both of a self-play run's, e.g. `a b`)")
     ap.add_argument("--mate", type=int, default=3000,
                     help="what a mate is written as, and the clip of other scores")
     a = ap.parse_args()
@@ -84,14 +86,15 @@ def main():
                     g = json.loads(line)
                 except json.JSONDecodeError as e:
                     sys.exit(f"{path}:{n}: not a game record: {e}")
-                if a.engine_name not in (g.get("black"), g.get("white")):
+                if not set(a.engine_name) & {g.get("black"), g.get("white")}:
                     continue
                 games += 1
                 for pos, s in labels_of(g, a.engine_name, a.mate):
                     # a position reached in several games keeps its first label
                     seen.setdefault(pos, s)
     out = sys.stdout
-    out.write(f"# {len(seen)} positions labelled by {a.engine_name}'s reported scores "
+    out.write(f"# {len(seen)} positions labelled by {' and '.join(a.engine_name)}'s "
+              f"reported scores "
               f"in {games} game(s)\n")
     for pos, s in seen.items():
         out.write(f"{pos} {s}\n")

@@ -74,6 +74,13 @@ fn each_move_of_the_engine_labels_the_position_before_and_after_it() {
         ],
     );
     assert_eq!(labels(&pela), vec![l("h8", 77), l("h8b2", -77)]);
+    // Two names read both engines' moves: "h8" keeps the first game's label.
+    let both = pyscript::run(
+        "record-labels.py",
+        &[games.to_str().unwrap(), "--engine-name", "pela", "rapfi"],
+    );
+    assert_eq!(labels(&both).len(), 7);
+    assert!(both.starts_with("# 7 positions labelled by pela and rapfi's reported scores in 2 game(s)"));
 }
 
 #[test]
