@@ -80,7 +80,9 @@ fn each_move_of_the_engine_labels_the_position_before_and_after_it() {
         &[games.to_str().unwrap(), "--engine-name", "pela", "rapfi"],
     );
     assert_eq!(labels(&both).len(), 7);
-    assert!(both.starts_with("# 7 positions labelled by pela and rapfi's reported scores in 2 game(s)"));
+    assert!(
+        both.starts_with("# 7 positions labelled by pela and rapfi's reported scores in 2 game(s)")
+    );
 }
 
 #[test]
