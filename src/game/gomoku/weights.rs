@@ -6,7 +6,7 @@
 //! ranks are only compared with each other.
 
 /// Where the evaluation weights came from.
-pub const EVAL_SOURCE: &str = "2400 game(s): 1400 wuzi-vs-Rapfi arena games at 200 ms and 1 s, 1000 Rapfi self-play games at 100 ms (arena seed 71); targets blended with Rapfi's reported scores (scripts/record-labels.py --engine-name rapfi a b, teacher weight 1, within 5000, mates as +-3000); 87802 training positions, K = 872.1; held-out loss 0.092362 -> 0.082143; the threat table held (--hold-threats): tempo and threat table fitted (--only-threats, --l2 0) to 4800 self-play games of Bench 73362's build at 50 ms (scripts/tune-eval.sh --games 1600 --seed 51 and --games 3200 --seed 52, --turn 50 --concurrency 2); 102139 training positions, K = 920.2; held-out loss 0.206547 -> 0.176575; the other weights: teacher fit on top of the weights before (scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8): 1600 self-play games, their positions scored by a depth-8 search of the build, the 14896 scored within +-3000 fitted to those scores (teacher weight 1); 13524 training positions, K = 799.3; held-out loss 0.021567 -> 0.017717";
+pub const EVAL_SOURCE: &str = "tempo and threat table fitted (--only-threats, --l2 0) to 4800 self-play games of Bench 73362's build at 50 ms (scripts/tune-eval.sh --games 1600 --seed 51 and --games 3200 --seed 52, --turn 50 --concurrency 2); 102139 training positions, K = 920.2; held-out loss 0.206547 -> 0.176575; the other weights: teacher fit on top of the weights before (scripts/tune-eval.sh --games 1600 --turn 50 --seed 41 --concurrency 2 --teacher-depth 8): 1600 self-play games, their positions scored by a depth-8 search of the build, the 14896 scored within +-3000 fitted to those scores (teacher weight 1); 13524 training positions, K = 799.3; held-out loss 0.021567 -> 0.017717";
 
 /// Where the ordering weights came from.
 pub const ORDER_SOURCE: &str = "hand-set (the ranks of the first engine), not fitted yet";
@@ -14,15 +14,15 @@ pub const ORDER_SOURCE: &str = "hand-set (the ranks of the first engine), not fi
 /// Eval points per empty cell and direction, by role and [`super::Pattern`] index.
 #[rustfmt::skip]
 pub const PATTERN: [[i32; 10]; 2] = [
-    [0, 0, 17, 57, 70, 63, 175, 145, 108, 600],
-    [0, 0, 27, 59, 82, 76, 164, 144, 136, 696],
+    [0, 0, 3, 40, 40, 46, 144, 145, 87, 600],
+    [0, 0, 14, 47, 56, 52, 128, 144, 123, 723],
 ];
 
 /// Extra eval points per empty cell for its combined [`super::Code`], by role and code index.
 #[rustfmt::skip]
 pub const CODE: [[i32; 14]; 2] = [
-    [0, 0, -23, -47, -63, -34, -7, 64, 78, 86, 307, 290, 258, 0],
-    [0, 0, -36, -63, -81, -48, -36, 42, 91, 86, 304, 284, 286, 96],
+    [0, 0, -1, -29, -42, -2, -9, 51, 81, 65, 298, 289, 237, 0],
+    [0, 0, -16, -46, -61, -20, -34, 21, 93, 59, 296, 284, 273, 123],
 ];
 
 /// Extra eval points per empty cell for its pattern combination (the four directions'
@@ -30,23 +30,23 @@ pub const CODE: [[i32; 14]; 2] = [
 #[rustfmt::skip]
 pub const COMBO: [[i32; 715]; 2] = [
     [
-        0, 0, 9, -10, -27, -18, -106, -2, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, -13,
-        -1, -14, -9, -52, 0, -2, 0, 3, 0, 38,
-        49, 0, 3, 0, 0, 3, 15, 0, -4, 0,
-        -24, 27, 0, -5, 0, -3, 0, -1, 0, 0,
+        0, 0, 11, -3, 17, 14, -80, -2, -6, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
+        11, -10, -9, -43, 0, -6, 0, 18, 9, 29,
+        34, 0, 0, 0, -8, -7, 14, 0, -5, 0,
+        -23, 22, 0, -5, 0, -3, 0, -1, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        -10, -1, 4, -2, -6, 0, -1, 0, 12, 1,
-        13, 35, 0, -1, 0, 8, 9, 16, 0, -3,
-        0, 2, 9, 0, -2, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, -14, -5, 11, 26,
-        0, 1, 0, 1, 6, 22, 0, 1, 0, -5,
-        8, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 3, -1, 5, 0, 0, 0,
+        -4, -1, 5, -6, -10, 0, -2, 0, 16, -4,
+        3, 24, 0, -3, 0, 5, 4, 10, 0, -4,
+        0, 2, 7, 0, -2, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, -15, -5, 8, 22,
+        0, 0, 0, -3, 3, 16, 0, 0, 0, -4,
+        7, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 2, -1, 3, 0, 0, 0,
         -1, 3, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -68,20 +68,20 @@ pub const COMBO: [[i32; 715]; 2] = [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, -1, -2, 6, 3, 1,
-        0, 0, 0, 5, 3, 2, 5, 0, 0, 0,
-        3, 4, 2, 0, 0, 0, 1, 0, 0, 0,
+        0, 0, 0, 0, 0, 1, -2, 3, 2, 0,
+        0, 0, 0, 4, 3, 2, 3, 0, 0, 0,
+        2, 3, 1, 0, 0, 0, 1, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, -7, -6, 1, 7, 0, 0, 0, -1, -2,
-        5, 0, 0, 0, 1, 0, 0, -1, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, -4, -7, 1, 6, 0, 0, 0, -1, -2,
+        4, 0, 0, 0, 1, 0, 0, -1, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, -25, -14, -3, 2, 0,
-        0, 0, -3, -4, 1, 0, 0, 0, -1, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, -24, -13, -3, 2, 0,
+        0, 0, -3, -3, 1, 0, 0, 0, -1, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, -1,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -104,24 +104,24 @@ pub const COMBO: [[i32; 715]; 2] = [
         0, 0, 0, 0, 0,
     ],
     [
-        0, 0, 6, -1, -35, -22, -102, -3, -49, 13,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, -18,
-        -8, -16, -7, -36, 0, -2, 8, 3, -5, 32,
-        34, 0, 21, 15, 1, 5, 15, 0, 0, 6,
-        -27, 27, 0, -3, 0, -6, 0, -1, 0, 0,
+        0, 0, 6, 0, 3, 7, -76, -3, -48, 25,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, -5,
+        6, -13, -10, -29, 0, -5, 14, 15, 6, 23,
+        21, 0, 20, 20, -5, -1, 14, 0, -1, 6,
+        -27, 21, 0, -3, 0, -6, 0, -1, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        -10, -10, 4, -4, -3, 0, 2, 2, -1, 2,
-        6, 32, 0, 10, 5, 8, 15, 19, 0, 0,
-        3, 0, 9, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, -5, -16, 9, 27,
-        0, 7, 2, 2, 6, 22, 0, 4, 3, -2,
-        7, 0, 2, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 3, 1, 4, 0, 0, 0,
-        -2, 0, 0, 1, 0, 0, 0, 0, 0, 0,
+        -5, -9, 5, -9, -8, 0, 0, 3, 2, -2,
+        -7, 20, 0, 8, 6, 6, 9, 13, 0, -1,
+        3, 0, 7, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, -3, -16, 6, 21,
+        0, 6, 3, -2, 2, 15, 0, 3, 3, -1,
+        6, 0, 2, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 2, 0, 2, 0, 0, 0,
+        -1, 0, 0, 1, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, -2, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, -1, 0, 0, 0, 0, 0, 0, 0,
@@ -142,20 +142,20 @@ pub const COMBO: [[i32; 715]; 2] = [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, -2, -5, 4, 3, 1,
-        0, 0, 0, -1, 3, 2, 5, 0, 1, 0,
-        2, 4, 3, 0, 1, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, -4, 2, 2, 0,
+        0, 0, 0, -1, 2, 2, 3, 0, 1, 0,
+        2, 3, 1, 0, 1, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, -10, -7, 1, 7, 0, 2, 0, -2, 0,
-        6, 0, 0, 0, 2, 1, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, 0, 0, 0, 0, 1,
-        0, 1, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, -8, -8, 1, 6, 0, 1, 0, -2, -1,
+        4, 0, 0, 0, 2, 1, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, 0, -27, -19, -4, 2, 0,
-        0, 0, -2, -5, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, -26, -18, -4, 2, 0,
+        0, 0, -2, -4, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0, 0, 0, 0, 0, 0, 0, -2,
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
@@ -180,7 +180,7 @@ pub const COMBO: [[i32; 715]; 2] = [
 ];
 
 /// Eval points for having the move.
-pub const TEMPO: i32 = 171;
+pub const TEMPO: i32 = 73;
 
 /// Eval points by the threat mask of the position: which threats each side can make next
 /// (see `super::initiative`).
