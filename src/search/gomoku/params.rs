@@ -67,13 +67,6 @@ pub struct Params {
     pub qs_plain: u32,
     /// Quiescence: attacker plies at most, a guard against long chains of fours.
     pub qs_max: u32,
-    /// Delta pruning in the leaf search of fours, Rapfi's: at a non-PV node whose static
-    /// value lies more than this below alpha, no four is tried (a chain of fours that does
-    /// not win rarely makes up that much); the margin shrinks by `qs_delta_ply` per four
-    /// already played, down to `qs_delta_min`. 0 turns it off.
-    pub qs_delta: i32,
-    pub qs_delta_ply: i32,
-    pub qs_delta_min: i32,
     /// Singular extension: from this depth on (0: off), a table move that cut here before is
     /// searched a ply deeper when every other move stays below its stored score minus
     /// `se_margin` per ply in a search of half the depth without it.
@@ -149,9 +142,6 @@ impl Default for Params {
             time_unstable: 1000,
             qs_plain: 2,
             qs_max: 16,
-            qs_delta: 0,
-            qs_delta_ply: 60,
-            qs_delta_min: 768,
             rfp_improving: true,
             se_depth: 6,
             se_margin: 4,
@@ -222,9 +212,6 @@ impl Params {
             "time_unstable" => self.time_unstable = parse(name, value)?,
             "qs_plain" => self.qs_plain = parse(name, value)?,
             "qs_max" => self.qs_max = parse(name, value)?,
-            "qs_delta" => self.qs_delta = parse(name, value)?,
-            "qs_delta_ply" => self.qs_delta_ply = parse(name, value)?,
-            "qs_delta_min" => self.qs_delta_min = parse(name, value)?,
             "rfp_improving" => self.rfp_improving = parse::<u8>(name, value)? != 0,
             "se_depth" => self.se_depth = parse(name, value)?,
             "se_margin" => self.se_margin = parse(name, value)?,

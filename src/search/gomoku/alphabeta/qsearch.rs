@@ -47,14 +47,6 @@ impl<G: Tactics> Worker<'_, G> {
         if stand >= beta || qply >= self.params.qs_max {
             return stand;
         }
-        let delta = self.params.qs_delta;
-        if delta > 0 && beta == alpha + 1 {
-            let margin =
-                (delta - self.params.qs_delta_ply * qply as i32).max(self.params.qs_delta_min);
-            if stand.saturating_add(margin) < alpha {
-                return alpha;
-            }
-        }
         let alpha0 = alpha;
         alpha = alpha.max(stand);
         let mut list = std::mem::take(&mut self.fours[p]);
