@@ -75,13 +75,12 @@ fn owned(tt: &mut std::sync::Arc<TranspositionTable>) -> &mut TranspositionTable
     std::sync::Arc::get_mut(tt).expect("the bench alone owns its table")
 }
 
-/// Runs the bench at `depth`, writing one line per position and the totals to `out`.
-/// Returns the total node count.
-pub fn run(depth: u32, out: &mut dyn Write) -> std::io::Result<u64> {
+/// Runs the bench at `depth` with the search parameters `params` (normally the defaults),
+/// writing one line per position and the totals to `out`. Returns the total node count.
+pub fn run(depth: u32, params: Params, out: &mut dyn Write) -> std::io::Result<u64> {
     // One thread and no pool: nothing else ever holds the table.
     let mut tt = std::sync::Arc::new(TranspositionTable::new());
     owned(&mut tt).resize(TT_BYTES);
-    let params = Params::default();
     let stop = Stop::new();
     let mut total = 0u64;
     let start = Instant::now();

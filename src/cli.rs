@@ -111,6 +111,15 @@ impl std::str::FromStr for SearchParam {
     }
 }
 
+impl SearchParam {
+    /// Sets this parameter in `params`.
+    pub fn apply(&self, params: &mut Params) {
+        params
+            .set(&self.name, &self.value)
+            .expect("a SearchParam is checked when it is parsed");
+    }
+}
+
 impl EngineOptions {
     /// Gives the settings to the engine as the `INFO` lines they stand for would.
     pub fn apply(&self, engine: &mut Engine) {
@@ -135,10 +144,7 @@ impl EngineOptions {
             }
         }
         for p in &self.param {
-            engine
-                .params
-                .set(&p.name, &p.value)
-                .expect("a SearchParam is checked when it is parsed");
+            p.apply(&mut engine.params);
         }
     }
 }
@@ -170,6 +176,21 @@ pub struct BenchArgs {
     /// Search depth
     #[arg(default_value_t = crate::bench::DEFAULT_DEPTH)]
     pub depth: u32,
+    /// A gomoku search parameter for the bench's searches (src/search/gomoku/params.rs Params); repeatable
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub param: Vec<SearchParam>,
+}
+
+impl BenchArgs {
+    /// The search parameters the bench runs with: the defaults, then each `--param`, so that a
+    /// switch's `Bench: N` can be read without a build that turns it on.
+    pub fn params(&self) -> Params {
+        let mut params = Params::default();
+        for p in &self.param {
+            p.apply(&mut params);
+        }
+        params
+    }
 }
 
 /// `pbrain-wuzi tune`.

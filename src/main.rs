@@ -32,7 +32,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
             wuzi::protocol::run(engine);
             Ok(())
         }
-        Some(Command::Bench(b)) => wuzi::bench::run(b.depth, &mut stdout.lock())
+        Some(Command::Bench(b)) => wuzi::bench::run(b.depth, b.params(), &mut stdout.lock())
             .map(drop)
             .map_err(|e| CliError::Failed(e.into())),
         Some(Command::Solve(s)) => s.run(&mut std::io::stdin().lock(), &mut stdout.lock()),

@@ -91,7 +91,7 @@ fn wrong_options_print_the_usage_and_exit_2() {
         (&["solve", "--game", "mnk", "--weak"], SOLVE),
         (
             &["bench", "1", "2"],
-            Some("Usage: pbrain-wuzi bench [DEPTH]"),
+            Some("Usage: pbrain-wuzi bench [OPTIONS] [DEPTH]"),
         ),
         (&["--threads"], None),
         (&["--threads", "0"], None),
@@ -99,6 +99,7 @@ fn wrong_options_print_the_usage_and_exit_2() {
         (&["--param", "no_such=1"], None),
         (&["play", "--time", "soon"], None),
         (&["bench", "deep"], None),
+        (&["bench", "--param", "no_such=1"], None),
     ] {
         let o = run(args, "START 15\n");
         let err = text(&o.stderr);
@@ -355,4 +356,24 @@ fn solve_train_ntuple_trains_a_network_further_with_the_solver() {
     assert_failed_saying(&o, "bad.bin: not an n-tuple network");
     assert!(!std::path::Path::new(&file("c.bin")).exists());
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `bench --param`: a switch's node signature without a build that turns it on: two values
+/// of one setting search different trees, and the plain bench is the same run to run.
+#[test]
+fn bench_runs_with_search_parameters() {
+    let nodes = |args: &[&str]| -> u64 {
+        let o = run(args, "");
+        assert!(o.status.success(), "{args:?}: {}", text(&o.stderr));
+        let out = text(&o.stdout);
+        out.lines()
+            .find_map(|l| l.strip_prefix("Nodes searched  : "))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or_else(|| panic!("{args:?}: no signature in {out}"))
+    };
+    assert_eq!(nodes(&["bench", "3"]), nodes(&["bench", "3"]));
+    assert_ne!(
+        nodes(&["bench", "3", "--param", "lmr_log=60"]),
+        nodes(&["bench", "3", "--param", "lmr_log=250"])
+    );
 }
