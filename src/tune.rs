@@ -514,10 +514,10 @@ pub fn fit(samples: &[Sample], start: &[f64], k: f64, opts: &TuneOptions) -> Vec
 }
 
 /// The pull towards the build's value of weight `i` in a fit with these options, or `None`
-/// when it does not move (with `hold_threats`, the table). The tempo and the threat table
-/// move freely: an entry of the table
-/// is used by a few positions in a hundred, and a pull that keeps the 1,478 per-cell weights
-/// from chasing noise holds such an entry at its start.
+/// when it does not move (the threat table, with `hold_threats`). The tempo and the threat
+/// table move freely: an entry of the table is used by a few positions in a hundred, and a
+/// pull that keeps the 1,478 per-cell weights from chasing noise holds such an entry at its
+/// start.
 fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
     if !is_fitted(i) || (opts.hold_threats && i >= THREAT_INDEX) {
         None
