@@ -11,6 +11,13 @@ Mates (`+M7`, `-M4`, or wuzi's scores of 29000 and more) are written as +-20000.
 
   scripts/label-positions.py ENGINE POSITIONS OUT [--size 15] [--rule 0] [--nodes N]
                              [--depth D] [--turn MS] [--every K] [--shard I/N]
+                             [--rapfi-static]
+
+--rapfi-static asks Rapfi (`scripts/build-rapfi.sh`) for its static pattern value instead of a
+search score: the position goes in with `YXBOARD` (no search) and `TRACEBOARD` prints the
+sum of its per-cell pattern values (`Eval[Black]`), written for the side to move. That is
+the part of Rapfi's classical evaluation with the same form as wuzi's per-cell terms (its
+threat table and two-ply average are not printed), for `pbrain-wuzi tune --static-teacher`.
 
 --nodes / --depth bound each search (INFO max_node / max_depth, so the labels do not depend
 on the machine's speed); --turn is the time fallback (default 5000 ms). --every K keeps
@@ -66,6 +73,48 @@ def score(eng, moves, a):
     return None
 
 
+def static_value(eng, moves, a):
+    """Rapfi's per-cell pattern sum for the side to move (`TRACEBOARD`'s `Eval[Black]`), or
+    None (three tries, the engine restarted after each failure)."""
+    for _ in range(3):
+        try:
+            eng.send(f"START {a.size}")
+            line = eng.read(5.0)
+            while line.upper().startswith("MESSAGE"):
+                line = eng.read(5.0)
+            if not line.upper().startswith("OK"):
+                raise RuntimeError(f"no OK to START: {line}")
+            eng.send(f"INFO rule {a.rule}")
+            eng.send("YXBOARD")
+            n = len(moves)
+            for i, (x, y) in enumerate(moves):
+                eng.send(f"{x},{y},{1 if (i % 2) == (n % 2) else 2}")
+            eng.send("DONE")
+            eng.send("TRACEBOARD")
+            # ABOUT's answer is the one line without MESSAGE: the trace has ended.
+            eng.send("ABOUT")
+            value = side = None
+            while True:
+                line = eng.read(5.0)
+                if not line.upper().startswith("MESSAGE"):
+                    break
+                m = re.match(r"MESSAGE Eval\[Black\]: (-?\d+)", line)
+                if m:
+                    value = int(m.group(1))
+                m = re.match(r"MESSAGE SideToMove: (\w+)", line)
+                if m:
+                    side = m.group(1)
+            if value is None or side not in ("Black", "White"):
+                return None
+            # The position's side to move is the one after the last move, black first.
+            if side != ("Black" if n % 2 == 0 else "White"):
+                raise RuntimeError(f"the engine has {side} to move after {n} stones")
+            return value if side == "Black" else -value
+        except (queue.Empty, RuntimeError, BrokenPipeError):
+            eng.restart()
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("engine")
@@ -78,6 +127,8 @@ def main():
     ap.add_argument("--turn", type=int, default=5000)
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--shard", default="0/1")
+    ap.add_argument("--rapfi-static", action="store_true",
+                    help="label with Rapfi's static per-cell pattern sum (TRACEBOARD), no search")
     a = ap.parse_args()
     shard, shards = (int(v) for v in a.shard.split("/"))
     eng = Engine([a.engine])
@@ -89,7 +140,8 @@ def main():
             if i % a.every or (i // a.every) % shards != shard:
                 continue
             pos = line.split()[0]
-            s = score(eng, moves_of(pos), a)
+            label = static_value if a.rapfi_static else score
+            s = label(eng, moves_of(pos), a)
             if s is not None:
                 out.write(f"{pos} {s}\n")
                 done += 1

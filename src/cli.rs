@@ -227,6 +227,11 @@ pub struct TuneArgs {
     /// window leaves out the won positions the table's entries are about)
     #[arg(long, conflicts_with = "only_threats")]
     pub hold_threats: bool,
+    /// Fit the per-cell weights by least squares to a stronger engine's static per-cell values
+    /// (lines `pos value`, as `scripts/label-positions.py --rapfi-static` writes them); the
+    /// tempo and threat table stay the build's
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["teacher", "only_threats"])]
+    pub static_teacher: Option<std::path::PathBuf>,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -247,6 +252,7 @@ impl TuneArgs {
             teacher_within: self.teacher_within,
             only_threats: self.only_threats,
             hold_threats: self.hold_threats,
+            static_teacher: self.static_teacher.clone(),
         }
     }
 }

@@ -93,6 +93,10 @@ pub struct TuneOptions {
     pub only_threats: bool,
     /// Hold the threat table at the build's values; fit the rest.
     pub hold_threats: bool,
+    /// A stronger engine's static per-cell values of the positions (`pos value` lines, for
+    /// the side to move): the per-cell weights are fitted to them by least squares instead
+    /// of to the results (see [`fit_static`]).
+    pub static_teacher: Option<PathBuf>,
 }
 
 impl Default for TuneOptions {
@@ -109,6 +113,7 @@ impl Default for TuneOptions {
             teacher_within: None,
             only_threats: false,
             hold_threats: false,
+            static_teacher: None,
         }
     }
 }
@@ -125,6 +130,9 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     }
     if let Some(p) = &opts.positions {
         write_positions(p, &samples)?;
+    }
+    if let Some(p) = &opts.static_teacher {
+        return run_static(opts, p, samples, games, out);
     }
     if let Some(p) = &opts.teacher {
         let scores = read_teacher(p)?;
@@ -200,6 +208,122 @@ pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
     }
     let text = weights_source(&fitted, &source);
     write_weights(opts, &text, out)
+}
+
+/// A training position with the teacher's static value of it.
+pub type Valued = (Sample, f64);
+
+/// `tune --static-teacher`: the per-cell weights fitted to a teacher's static values.
+fn run_static(
+    opts: &TuneOptions,
+    path: &Path,
+    samples: Vec<Sample>,
+    games: usize,
+    out: &mut dyn Write,
+) -> Result<()> {
+    let values = read_teacher(path)?;
+    let labelled: Vec<Valued> = samples
+        .into_iter()
+        .filter_map(|s| values.get(&s.pos).map(|&v| (f64::from(v), s)))
+        .map(|(v, s)| (s, v))
+        .collect();
+    if labelled.is_empty() {
+        bail!("{}: no position of the games has a value", path.display());
+    }
+    let (train, valid): (Vec<Valued>, Vec<Valued>) =
+        labelled.into_iter().partition(|(s, _)| s.game % 10 != 9);
+    let start = current_weights();
+    let scale = static_scale(&train, &start);
+    let fitted = fit_static(&train, &start, scale, opts);
+    let r2 = |w: &[f64]| (explained(&train, w, scale), explained(&valid, w, scale));
+    let (before, after) = (r2(&start), r2(&fitted));
+    writeln!(
+        out,
+        "games {games}, positions with a value {} train / {} held out, scale {scale:.3}",
+        train.len(),
+        valid.len()
+    )?;
+    writeln!(
+        out,
+        "share of the values' variance explained: before train {:.3} held out {:.3}, \
+         after train {:.3} held out {:.3}",
+        before.0, before.1, after.0, after.1
+    )?;
+    let source = format!(
+        "per-cell weights fitted by least squares (--static-teacher) to the static values in \
+         {} x {scale:.3}, {} of the positions of {games} games, share of their variance \
+         explained {:.3} -> {:.3} (held out); the tempo and threat table: {}",
+        path.display(),
+        train.len(),
+        before.1,
+        after.1,
+        weights::EVAL_SOURCE
+    );
+    write_weights(opts, &weights_source(&fitted, &source), out)
+}
+
+/// The per-cell part of the evaluation with weights `w`: everything but tempo and threats.
+fn cell_part(s: &Sample, w: &[f64]) -> f64 {
+    s.features
+        .iter()
+        .filter(|&&(i, _)| usize::from(i) < TEMPO_INDEX)
+        .map(|&(i, x)| f64::from(x) * w[usize::from(i)])
+        .sum()
+}
+
+/// The factor that maps the teacher's values to the build's per-cell part best (least
+/// squares through 0), so that the fitted weights keep the units the search's margins
+/// expect.
+pub fn static_scale(samples: &[Valued], w: &[f64]) -> f64 {
+    let (mut xy, mut xx) = (0.0, 0.0);
+    for (s, v) in samples {
+        xy += cell_part(s, w) * v;
+        xx += v * v;
+    }
+    if xx > 0.0 && xy > 0.0 {
+        xy / xx
+    } else {
+        1.0
+    }
+}
+
+/// Share of the variance of the scaled values that the per-cell part explains (R²).
+pub fn explained(samples: &[Valued], w: &[f64], scale: f64) -> f64 {
+    let n = samples.len().max(1) as f64;
+    let mean = samples.iter().map(|(_, v)| v * scale).sum::<f64>() / n;
+    let (mut res, mut tot) = (0.0, 0.0);
+    for (s, v) in samples {
+        let t = v * scale;
+        res += (cell_part(s, w) - t).powi(2);
+        tot += (t - mean).powi(2);
+    }
+    if tot > 0.0 {
+        1.0 - res / tot
+    } else {
+        0.0
+    }
+}
+
+/// Full-batch Adam on the mean squared error between the per-cell part and the scaled
+/// values; only the per-cell weights move (pulled towards the build's by `--l2`).
+pub fn fit_static(samples: &[Valued], start: &[f64], scale: f64, opts: &TuneOptions) -> Vec<f64> {
+    let mut w = start.to_vec();
+    let mut adam = Adam::new(start);
+    let n = samples.len().max(1) as f64;
+    for _ in 0..opts.epochs {
+        let mut grad = vec![0f64; NUM_FEATURES];
+        for (s, v) in samples {
+            let g = 2.0 * (cell_part(s, &w) - v * scale) / n;
+            for &(i, x) in &s.features {
+                if usize::from(i) < TEMPO_INDEX {
+                    grad[usize::from(i)] += g * f64::from(x);
+                }
+            }
+        }
+        let pull = |i: usize| (i < TEMPO_INDEX && is_fitted(i)).then_some(opts.l2);
+        adam.step(&mut w, &grad, pull, opts.rate);
+    }
+    w
 }
 
 /// Reads one `games.jsonl`, appending its positions; returns the number of games read.
@@ -747,6 +871,58 @@ mod tests {
         let w = fit(&samples, &start, 400.0, &opts);
         assert!(loss(&samples, &w, 400.0) < loss(&samples, &start, 400.0));
         assert!((100.0..350.0).contains(&w[idx]), "{}", w[idx]);
+    }
+
+    /// The static fit finds the per-cell weights that reproduce a teacher's values, in the
+    /// build's units (the scale), and leaves the tempo and the threat table alone.
+    #[test]
+    fn static_fit_reproduces_the_teachers_values() {
+        let three = NUM_PATTERNS + 7; // role 0, code OpenThree
+        let two = role_base(1) + NUM_PATTERNS + 5; // role 1, another code
+        let threat = THREAT_INDEX + 3;
+        let mut samples = Vec::new();
+        for i in 0..300 {
+            let (a, b) = ((i % 4) as f32, (i / 4 % 3) as f32);
+            // The teacher's units are half the build's: 150·a − 40·b in the build's.
+            let value = f64::from(75.0 * a - 20.0 * b);
+            let features = vec![
+                (TEMPO_INDEX as u16, 1.0),
+                (threat as u16, 1.0),
+                (three as u16, a),
+                (two as u16, -b),
+            ];
+            let s = Sample {
+                features,
+                result: 0.5,
+                eval: 0,
+                game: i,
+                pos: String::new(),
+            };
+            samples.push((s, value));
+        }
+        // The build's start: the right proportions at the wrong size (the scale is read from
+        // them), plus a tempo and a threat entry that must stay.
+        let mut start = vec![0f64; NUM_FEATURES];
+        start[three] = 60.0;
+        start[two] = 16.0;
+        start[TEMPO_INDEX] = 30.0;
+        start[threat] = 90.0;
+        let scale = static_scale(&samples, &start);
+        assert!((scale - 0.8).abs() < 0.01, "{scale}");
+        // Refit from a start whose proportions are wrong: the values pull them right.
+        start[two] = 0.0;
+        let opts = TuneOptions {
+            epochs: 3000,
+            rate: 1.0,
+            l2: 0.0,
+            ..TuneOptions::default()
+        };
+        let w = fit_static(&samples, &start, 2.0, &opts);
+        assert!((w[three] - 150.0).abs() < 2.0, "{}", w[three]);
+        assert!((w[two] - 40.0).abs() < 2.0, "{}", w[two]);
+        assert_eq!((w[TEMPO_INDEX], w[threat]), (30.0, 90.0));
+        assert!(explained(&samples, &w, 2.0) > 0.999);
+        assert!(explained(&samples, &start, 2.0) < 0.99);
     }
 
     /// With `only_threats` the fit moves the threat entry the results ask for and leaves
