@@ -85,11 +85,8 @@ def static_value(eng, moves, a):
             if not line.upper().startswith("OK"):
                 raise RuntimeError(f"no OK to START: {line}")
             eng.send(f"INFO rule {a.rule}")
-            eng.send("YXBOARD")
+            eng.send_stones("YXBOARD", moves)
             n = len(moves)
-            for i, (x, y) in enumerate(moves):
-                eng.send(f"{x},{y},{1 if (i % 2) == (n % 2) else 2}")
-            eng.send("DONE")
             eng.send("TRACEBOARD")
             # ABOUT's answer is the one line without MESSAGE: the trace has ended.
             eng.send("ABOUT")

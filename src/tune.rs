@@ -224,8 +224,7 @@ fn run_static(
     let values = read_teacher(path)?;
     let labelled: Vec<Valued> = samples
         .into_iter()
-        .filter_map(|s| values.get(&s.pos).map(|&v| (f64::from(v), s)))
-        .map(|(v, s)| (s, v))
+        .filter_map(|s| values.get(&s.pos).copied().map(|v| (s, f64::from(v))))
         .collect();
     if labelled.is_empty() {
         bail!("{}: no position of the games has a value", path.display());

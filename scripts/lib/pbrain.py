@@ -52,6 +52,16 @@ class Engine:
             self.p.kill()
             self.p.wait()
 
+    def send_stones(self, command, moves):
+        """`command` (`BOARD`, or an extension such as Rapfi's `YXBOARD`), the stones of `moves`
+        (black first; 1 for the side to move after them, 2 for the other), then `DONE`."""
+        self.send(command)
+        n = len(moves)
+        for i, (x, y) in enumerate(moves):
+            own = (i % 2) == (n % 2)
+            self.send(f"{x},{y},{1 if own else 2}")
+        self.send("DONE")
+
     def analyse(self, moves, size=15, infos=None, timeout=60.0):
         # An engine that reads its input while it searches (Rapfi) may swallow the START
         # sent right after its move: ask again until it answers OK.
@@ -67,12 +77,7 @@ class Engine:
         for key, value in (infos or {}).items():
             if value is not None:
                 self.send(f"INFO {key} {value}")
-        self.send("BOARD")
-        n = len(moves)
-        for i, (x, y) in enumerate(moves):
-            own = (i % 2) == (n % 2)
-            self.send(f"{x},{y},{1 if own else 2}")
-        self.send("DONE")
+        self.send_stones("BOARD", moves)
         messages = []
         while True:
             line = self.read(timeout)
