@@ -1,6 +1,7 @@
-//! `scripts/label-positions.py --rapfi-static` as a user runs it: a teacher's static values of
-//! the tuner's positions, read back by `pbrain-wuzi tune --static-teacher`. A fake engine
-//! that answers `TRACEBOARD` the way Rapfi does stands in for Rapfi.
+//! `scripts/label-positions.py --rapfi-static` / `--rapfi-eval` as a user runs it: a teacher's
+//! static values of the tuner's positions, read back by `pbrain-wuzi tune --static-teacher`
+//! (with `--only-threats` for whole evaluations). A fake engine that answers `TRACEBOARD` and
+//! `TRACESEARCH` the way Rapfi does stands in for Rapfi.
 
 #![cfg(unix)]
 
@@ -11,12 +12,12 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// A Rapfi stand-in: `START` says a MESSAGE before its OK (as Rapfi does), `YXBOARD` places
-/// stones without a search, and `TRACEBOARD` reports ten points per stone for black,
-/// whoever is to move.
+/// stones without a search, `TRACEBOARD` reports ten points per stone for black, whoever is
+/// to move, and `TRACESEARCH` a whole evaluation five points above that.
 fn fake_rapfi(dir: &Path) -> PathBuf {
     pyscript::fake_engine(
         dir,
-        "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo \"MESSAGE Load config from config.toml\"; echo OK ;;\n    YXBOARD) n=0 ;;\n    [0-9]*,[0-9]*,[0-9]*) n=$((n + 1)) ;;\n    TRACEBOARD) if [ $((n % 2)) -eq 0 ]; then s=Black; else s=White; fi\n      echo \"MESSAGE Hash: 1f\"; echo \"MESSAGE SideToMove: $s\"; echo \"MESSAGE Eval[Black]: $((n * 10))\"; echo \"MESSAGE . . . 1\" ;;\n    ABOUT) echo 'name=\"fake\"' ;;\n    END) exit 0 ;;\n  esac\ndone\n",
+        "#!/bin/sh\nn=0\nwhile read -r line; do\n  case \"$line\" in\n    START*) echo \"MESSAGE Load config from config.toml\"; echo OK ;;\n    YXBOARD) n=0 ;;\n    [0-9]*,[0-9]*,[0-9]*) n=$((n + 1)) ;;\n    TRACEBOARD) if [ $((n % 2)) -eq 0 ]; then s=Black; else s=White; fi\n      echo \"MESSAGE Hash: 1f\"; echo \"MESSAGE SideToMove: $s\"; echo \"MESSAGE Eval[Black]: $((n * 10))\"; echo \"MESSAGE . . . 1\" ;;\n    TRACESEARCH) echo \"MESSAGE Legal Moves[0]: \"; echo \"MESSAGE Static Eval[Black]: $((n * 10 + 5)) (WDL 50.00, SF 200.00)\" ;;\n    ABOUT) echo 'name=\"fake\"' ;;\n    END) exit 0 ;;\n  esac\ndone\n",
     )
 }
 
@@ -35,7 +36,35 @@ fn wuzi(args: &[&str]) -> String {
 
 #[test]
 fn static_values_label_the_tuners_positions_for_the_side_to_move() {
-    let dir = pyscript::scratch("wuzi-label-positions", "static");
+    let (text, report) = label_and_fit("static", "--rapfi-static", 0, &[]);
+    assert!(report.contains("(--static-teacher)"), "{report}");
+    assert!(
+        report.contains("share of the values' variance explained: before"),
+        "{report}"
+    );
+    assert!(!text.is_empty());
+}
+
+#[test]
+fn whole_evaluations_label_the_positions_for_the_threat_fit() {
+    let (_, report) = label_and_fit("eval", "--rapfi-eval", 5, &["--only-threats"]);
+    assert!(
+        report.contains("(--static-teacher --only-threats)"),
+        "{report}"
+    );
+    assert!(report.contains("threat masks seen"), "{report}");
+    assert!(
+        report.contains("explained by the whole evaluation"),
+        "{report}"
+    );
+}
+
+/// Makes the tuner's positions of a short game, labels them with the fake Rapfi (`flag`
+/// picks the kind of value: black's ten points a stone plus `extra`, for the side to move),
+/// checks each label and runs `tune --static-teacher` with `fit_args` on them. Returns the
+/// labels and the tuner's report.
+fn label_and_fit(name: &str, flag: &str, extra: i32, fit_args: &[&str]) -> (String, String) {
+    let dir = pyscript::scratch("wuzi-label-positions", name);
     let games = dir.join("games.jsonl");
     std::fs::write(
         &games,
@@ -60,12 +89,7 @@ fn static_values_label_the_tuners_positions_for_the_side_to_move() {
     let fake = fake_rapfi(&dir);
     pyscript::run(
         "label-positions.py",
-        &[
-            fake.to_str().unwrap(),
-            p,
-            labels.to_str().unwrap(),
-            "--rapfi-static",
-        ],
+        &[fake.to_str().unwrap(), p, labels.to_str().unwrap(), flag],
     );
     let text = std::fs::read_to_string(&labels).unwrap();
     let got: Vec<(usize, i32)> = text
@@ -79,17 +103,19 @@ fn static_values_label_the_tuners_positions_for_the_side_to_move() {
     assert!(got.len() >= 4, "{text}");
     for (stones, v) in got {
         // Black's value for the side to move: as it is with black to move, negated for white.
-        let want = if stones % 2 == 0 { 10 } else { -10 } * stones as i32;
+        let want = if stones % 2 == 0 { 1 } else { -1 } * (10 * stones as i32 + extra);
         assert_eq!(v, want, "{stones} stones: {text}");
     }
-    let report = wuzi(&[
+    let mut args = vec![
         "tune",
         "--static-teacher",
         labels.to_str().unwrap(),
         "--epochs",
         "20",
-        g,
-    ]);
+    ];
+    args.extend_from_slice(fit_args);
+    args.push(g);
+    let report = wuzi(&args);
     assert!(
         report.contains(&format!(
             "positions with a value {} train / 0 held out",
@@ -97,7 +123,7 @@ fn static_values_label_the_tuners_positions_for_the_side_to_move() {
         )),
         "{report}"
     );
-    assert!(report.contains("(--static-teacher)"), "{report}");
+    (text, report)
 }
 
 #[test]
@@ -121,4 +147,118 @@ fn a_trace_with_the_wrong_side_to_move_labels_nothing() {
         ],
     );
     assert_eq!(std::fs::read_to_string(&labels).unwrap(), "h8i9 7\n");
+}
+
+/// A Rapfi stand-in for `--rapfi-order`: `TRACEBOARD` prints the board (`*` on the empty
+/// cells within two of a stone, as Rapfi marks its candidates) and the two `Score` boards,
+/// black's score of a cell `10·x + y`, white's its negation.
+const FAKE_TRACE: &str = r#"#!/usr/bin/env python3
+import sys
+stones = {}
+reading = False
+def say(text):
+    print("MESSAGE " + text, flush=True)
+def board(cell):
+    for y in range(15):
+        say(" ".join(cell(x, y) for x in range(15)) + " " + str(y + 1))
+    say(" ".join(chr(65 + x) for x in range(15)))
+for line in sys.stdin:
+    line = line.strip()
+    if line.startswith("START"):
+        stones = {}
+        print("OK", flush=True)
+    elif line == "YXBOARD":
+        reading = True
+    elif line == "DONE":
+        reading = False
+    elif reading:
+        x, y, c = (int(v) for v in line.split(","))
+        stones[(x, y)] = "X" if c == 1 else "O"
+    elif line == "TRACEBOARD":
+        near = lambda x, y: any(abs(x - a) <= 2 and abs(y - b) <= 2 for a, b in stones)
+        say("SideToMove: Black")
+        say("----------------Board----------------")
+        board(lambda x, y: stones.get((x, y), "*" if near(x, y) else "."))
+        say("----------Score-------Black----------")
+        board(lambda x, y: f"[{stones[(x, y)]}]" if (x, y) in stones else "%3d" % (10 * x + y))
+        say("----------Score-------White----------")
+        board(lambda x, y: f"[{stones[(x, y)]}]" if (x, y) in stones else "%3d" % -(10 * x + y))
+    elif line == "ABOUT":
+        print('name="fake"', flush=True)
+    elif line == "END":
+        break
+"#;
+
+#[test]
+fn ordering_scores_label_each_candidate_cell_for_the_ordering_fit() {
+    let dir = pyscript::scratch("wuzi-label-positions", "order");
+    let positions = dir.join("positions.txt");
+    std::fs::write(&positions, "# pos result eval\nh8i9 1 0\nh8i9h10 0 0\n").unwrap();
+    let fake = pyscript::fake_engine(&dir, FAKE_TRACE);
+    let labels = dir.join("labels.txt");
+    pyscript::run(
+        "label-positions.py",
+        &[
+            fake.to_str().unwrap(),
+            positions.to_str().unwrap(),
+            labels.to_str().unwrap(),
+            "--rapfi-order",
+        ],
+    );
+    let text = std::fs::read_to_string(&labels).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    for line in &lines {
+        let mut words = line.split_whitespace();
+        let pos = words.next().unwrap();
+        let stones: Vec<(i32, i32)> = wuzi_pos(pos);
+        let mut cells = 0;
+        for w in words {
+            let parts: Vec<&str> = w.split(':').collect();
+            let (x, y) = wuzi_pos(parts[0])[0];
+            assert!(!stones.contains(&(x, y)), "{w} is a stone");
+            assert!(stones
+                .iter()
+                .any(|&(a, b)| (x - a).abs() <= 2 && (y - b).abs() <= 2));
+            assert_eq!(parts[1].parse::<i32>().unwrap(), 10 * x + y, "{w}");
+            assert_eq!(parts[2].parse::<i32>().unwrap(), -(10 * x + y), "{w}");
+            cells += 1;
+        }
+        // Every empty cell within two of a stone, none left out.
+        let near = (0..15)
+            .flat_map(|x| (0..15).map(move |y| (x, y)))
+            .filter(|c| !stones.contains(c))
+            .filter(|&(x, y)| {
+                stones
+                    .iter()
+                    .any(|&(a, b)| (x - a).abs() <= 2 && (y - b).abs() <= 2)
+            })
+            .count();
+        assert_eq!(cells, near, "{line}");
+    }
+    let report = wuzi(&["tune", "--order-teacher", labels.to_str().unwrap()]);
+    assert!(report.contains("positions 2 train"), "{report}");
+    assert!(
+        report.contains("the teacher's best cell ordered first"),
+        "{report}"
+    );
+    assert!(report.contains("(--order-teacher)"), "{report}");
+}
+
+/// Cells of the pos notation (`h8i9`) as (x, y) from 0.
+fn wuzi_pos(pos: &str) -> Vec<(i32, i32)> {
+    let mut out = Vec::new();
+    let b = pos.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let x = i32::from(b[i] - b'a');
+        i += 1;
+        let start = i;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let y: i32 = pos[start..i].parse().unwrap();
+        out.push((x, y - 1));
+    }
+    out
 }
