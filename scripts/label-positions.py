@@ -11,7 +11,7 @@ Mates (`+M7`, `-M4`, or wuzi's scores of 29000 and more) are written as +-20000.
 
   scripts/label-positions.py ENGINE POSITIONS OUT [--size 15] [--rule 0] [--nodes N]
                              [--depth D] [--turn MS] [--every K] [--shard I/N]
-                             [--rapfi-static | --rapfi-eval | --rapfi-order]
+                             [--rapfi-static | --rapfi-eval]
 
 --rapfi-static asks Rapfi (`scripts/build-rapfi.sh`) for its static pattern value instead of a
 search score: the position goes in with `YXBOARD` (no search) and `TRACEBOARD` prints the
@@ -21,9 +21,6 @@ threat table and two-ply average are not printed), for `pbrain-wuzi tune --stati
 --rapfi-eval writes Rapfi's whole static evaluation instead (`TRACESEARCH`'s `Static Eval[Black]`:
 the two-ply average of the per-cell sums plus its threat table's entry), for `pbrain-wuzi tune
 --static-teacher FILE --only-threats`, which fits the threat table with the per-cell part held.
---rapfi-order writes, for each cell Rapfi counts as a candidate (`*` on `TRACEBOARD`'s board),
-its move-ordering score for black and for white (`Score` boards): `pos h8:12:-30 i9:…`, for
-`pbrain-wuzi tune --order-teacher`.
 
 --nodes / --depth bound each search (INFO max_node / max_depth, so the labels do not depend
 on the machine's speed); --turn is the time fallback (default 5000 ms). --every K keeps
@@ -122,51 +119,6 @@ def static_value(eng, moves, a):
     return None
 
 
-def order_scores(eng, moves, a):
-    """Rapfi's ordering scores of its candidate cells as `cell:black:white` words, or None
-    (three tries, the engine restarted after each failure)."""
-    for _ in range(3):
-        try:
-            eng.send(f"START {a.size}")
-            line = eng.read(5.0)
-            while line.upper().startswith("MESSAGE"):
-                line = eng.read(5.0)
-            if not line.upper().startswith("OK"):
-                raise RuntimeError(f"no OK to START: {line}")
-            eng.send(f"INFO rule {a.rule}")
-            eng.send_stones("YXBOARD", moves)
-            eng.send("TRACEBOARD")
-            eng.send("ABOUT")
-            boards, name = {}, None
-            while True:
-                line = eng.read(5.0)
-                if not line.upper().startswith("MESSAGE"):
-                    break
-                text = line[len("MESSAGE "):]
-                m = re.match(r"-+(\w+)-+(\w+)?-*$", text)
-                if m:
-                    name = "-".join(g for g in m.groups() if g)
-                    boards[name] = []
-                    continue
-                words = text.split()
-                # A board row: its cells, then the row's number (the letters row has none).
-                if name and words and words[-1].isdigit() and len(words) == a.size + 1:
-                    boards[name].append(words[:-1])
-            board = boards.get("Board", [])
-            black, white = boards.get("Score-Black", []), boards.get("Score-White", [])
-            if not (len(board) == len(black) == len(white) == a.size):
-                raise RuntimeError("the trace has no board or score rows")
-            out = []
-            for y in range(a.size):
-                for x in range(a.size):
-                    if board[y][x] == "*":
-                        out.append(f"{chr(ord('a') + x)}{y + 1}:{int(black[y][x])}:{int(white[y][x])}")
-            return " ".join(out)
-        except (queue.Empty, RuntimeError, BrokenPipeError, ValueError):
-            eng.restart()
-    return None
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("engine")
@@ -184,8 +136,6 @@ def main():
                       help="label with Rapfi's static per-cell pattern sum (TRACEBOARD), no search")
     kind.add_argument("--rapfi-eval", action="store_true",
                       help="label with Rapfi's whole static evaluation (TRACESEARCH), no search")
-    kind.add_argument("--rapfi-order", action="store_true",
-                      help="label each candidate cell with Rapfi's ordering scores (TRACEBOARD)")
     a = ap.parse_args()
     shard, shards = (int(v) for v in a.shard.split("/"))
     eng = Engine([a.engine])
@@ -198,8 +148,6 @@ def main():
                 continue
             pos = line.split()[0]
             label = static_value if a.rapfi_static or a.rapfi_eval else score
-            if a.rapfi_order:
-                label = order_scores
             s = label(eng, moves_of(pos), a)
             if s is not None:
                 out.write(f"{pos} {s}\n")

@@ -233,18 +233,12 @@ pub struct TuneArgs {
     /// static evaluations (`--rapfi-eval`) and only the tempo and threat table are fitted
     #[arg(long, value_name = "FILE", conflicts_with_all = ["teacher", "hold_threats"])]
     pub static_teacher: Option<std::path::PathBuf>,
-    /// Fit the move-ordering ranks by pattern combination to a stronger engine's per-cell
-    /// ordering scores (lines `pos cell:black:white ...`, as `scripts/label-positions.py
-    /// --rapfi-order` writes them, 15x15 freestyle); the evaluation stays the build's and no
-    /// game records are read
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["teacher", "static_teacher", "only_threats", "hold_threats"])]
-    pub order_teacher: Option<std::path::PathBuf>,
-    /// The factor from the --static-teacher's or --order-teacher's units to ours, instead of
-    /// the one the fit reads from the data (to keep the units of an earlier fit)
+    /// The factor from the --static-teacher's units to ours, instead of the one the fit reads
+    /// from the data (to keep the units of an earlier fit)
     #[arg(long, value_name = "S")]
     pub scale: Option<f64>,
     /// Game records: the arena's games.jsonl files
-    #[arg(required_unless_present = "order_teacher", value_name = "GAMES.jsonl")]
+    #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
 }
 
@@ -264,7 +258,6 @@ impl TuneArgs {
             only_threats: self.only_threats,
             hold_threats: self.hold_threats,
             static_teacher: self.static_teacher.clone(),
-            order_teacher: self.order_teacher.clone(),
             scale: self.scale,
         }
     }

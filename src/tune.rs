@@ -24,8 +24,6 @@ use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
-pub mod order;
-
 /// The fields of an arena game record the tuner reads (others are ignored).
 #[derive(Debug, Deserialize)]
 pub struct GameLine {
@@ -99,11 +97,8 @@ pub struct TuneOptions {
     /// the side to move): the per-cell weights are fitted to them by least squares instead
     /// of to the results (see [`fit_static`]).
     pub static_teacher: Option<PathBuf>,
-    /// A stronger engine's per-cell move-ordering scores (`pos cell:black:white …` lines):
-    /// the ordering ranks are fitted to them ([`order`]) and the evaluation stays the build's.
-    pub order_teacher: Option<PathBuf>,
-    /// The factor from a static or ordering teacher's units to ours, instead of the one
-    /// read from the data (so that a second fit can keep the units of the first).
+    /// The factor from a static teacher's units to ours, instead of the one read from the
+    /// data (so that a second fit can keep the units of the first).
     pub scale: Option<f64>,
 }
 
@@ -122,7 +117,6 @@ impl Default for TuneOptions {
             only_threats: false,
             hold_threats: false,
             static_teacher: None,
-            order_teacher: None,
             scale: None,
         }
     }
@@ -130,9 +124,6 @@ impl Default for TuneOptions {
 
 /// The `tune` subcommand: reads, fits, reports and writes.
 pub fn run(opts: &TuneOptions, out: &mut dyn Write) -> Result<()> {
-    if let Some(p) = &opts.order_teacher {
-        return run_order(opts, p, out);
-    }
     let mut samples = Vec::new();
     let mut games = 0;
     for path in &opts.games {
@@ -275,69 +266,6 @@ fn run_static(
         weights::EVAL_SOURCE
     );
     write_weights(opts, &weights_source(&fitted, &source), out)
-}
-
-/// `tune --order-teacher`: the ordering ranks fitted to a teacher's per-cell scores.
-fn run_order(opts: &TuneOptions, path: &Path, out: &mut dyn Write) -> Result<()> {
-    let positions = order::read(path)?;
-    if positions.is_empty() {
-        bail!("{}: no labelled position", path.display());
-    }
-    // Every tenth position is held out (the labels are in game order, so neighbours are
-    // alike: the held-out share still says whether the fit carries to other positions).
-    let (train, valid): (Vec<_>, Vec<_>) = positions
-        .iter()
-        .cloned()
-        .enumerate()
-        .partition(|(i, _)| i % 10 != 9);
-    let strip = |v: Vec<(usize, order::Labelled)>| -> Vec<order::Labelled> {
-        v.into_iter().map(|(_, p)| p).collect()
-    };
-    let (train, valid) = (strip(train), strip(valid));
-    let start = order::Ranks::current(&positions);
-    let scale = opts.scale.unwrap_or_else(|| order::scale(&train));
-    let fitted = order::fit(&train, &start, scale, order::PRIOR);
-    let agree = |r: &order::Ranks| {
-        (
-            100.0 * order::top_agreement(&train, r),
-            100.0 * order::top_agreement(&valid, r),
-        )
-    };
-    let (before, after) = (agree(&start), agree(&fitted));
-    let rows: usize = train
-        .iter()
-        .map(|p| p.rows[0].len() + p.rows[1].len())
-        .sum();
-    writeln!(
-        out,
-        "positions {} train ({rows} rows) / {} held out, scale {scale:.3}",
-        train.len(),
-        valid.len()
-    )?;
-    writeln!(
-        out,
-        "the teacher's best cell ordered first: before train {:.1}% held out {:.1}%, \
-         after train {:.1}% held out {:.1}%",
-        before.0, before.1, after.0, after.1
-    )?;
-    let (attack, defend) = order::apply(&fitted, &start);
-    let source = format!(
-        "ranks by pattern combination fitted by least squares (--order-teacher) to the ordering \
-         scores in {} x {scale:.3}, {} positions, the teacher's best cell ordered first \
-         {:.1}% -> {:.1}% (held out); by code: {}",
-        path.display(),
-        train.len(),
-        before.1,
-        after.1,
-        weights::ORDER_SOURCE
-    );
-    let order = OrderTables {
-        attack: &attack,
-        defend: &defend,
-        source: &source,
-    };
-    let text = weights_source_with(&current_weights(), weights::EVAL_SOURCE, Some(order));
-    write_weights(opts, &text, out)
 }
 
 /// `tune --static-teacher --only-threats`: the tempo and the threat table fitted to a
@@ -858,22 +786,9 @@ fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
     }
 }
 
-/// Ordering ranks by pattern combination to write instead of the build's, with where they
-/// came from.
-pub struct OrderTables<'a> {
-    pub attack: &'a [f64],
-    pub defend: &'a [f64],
-    pub source: &'a str,
-}
-
 /// The Rust source of `weights.rs` for the evaluation weights `eval` (rounded to whole
 /// points), with where they came from, and the build's ordering ranks.
 pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
-    weights_source_with(eval, eval_source, None)
-}
-
-/// [`weights_source`] with other ordering ranks by combination, if given.
-pub fn weights_source_with(eval: &[f64], eval_source: &str, order: Option<OrderTables>) -> String {
     let r = |x: f64| x.round() as i64;
     let list = |w: &[f64]| -> String {
         w.iter()
@@ -882,7 +797,7 @@ pub fn weights_source_with(eval: &[f64], eval_source: &str, order: Option<OrderT
             .join(", ")
     };
     let ranks = |w: &[i32]| -> Vec<f64> { w.iter().map(|&x| f64::from(x)).collect() };
-    let order_source = order.as_ref().map_or(weights::ORDER_SOURCE, |o| o.source);
+    let order_source = weights::ORDER_SOURCE;
     // Ten to a line, so the file diffs by line when a refit moves a few classes.
     let table = |w: &[f64], indent: &str| -> String {
         w.chunks(10)
@@ -903,10 +818,7 @@ pub fn weights_source_with(eval: &[f64], eval_source: &str, order: Option<OrderT
         ranks(&weights::ORDER_CODE_ATTACK),
         ranks(&weights::ORDER_CODE_DEFEND),
     );
-    let (attack, defend) = match &order {
-        Some(o) => (o.attack.to_vec(), o.defend.to_vec()),
-        None => (ranks(&weights::ORDER_ATTACK), ranks(&weights::ORDER_DEFEND)),
-    };
+    let (attack, defend) = (ranks(&weights::ORDER_ATTACK), ranks(&weights::ORDER_DEFEND));
     let mut s = String::new();
     let _ = write!(
         s,

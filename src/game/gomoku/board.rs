@@ -16,7 +16,7 @@
 
 use super::params;
 use super::pattern::{
-    combo_class, get_both, reach, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
+    get_both, reach, slot, table, Code, LineTable, Pattern, BLOCKED, HALF, NUM_CODES,
 };
 use super::rules::Rule;
 use crate::game::{Color, Game, Move, MoveError, Outcome, ScoredMove};
@@ -315,18 +315,6 @@ impl<R: Rule> Board<R> {
             Some((x, y)) if self.is_empty_xy(x, y) => self.cells[self.idx(x, y)].pat[c.index()],
             _ => [Pattern::None; 4],
         }
-    }
-
-    /// The pattern-combination class ([`super::pattern::combo_class`]) `c` gets by playing
-    /// the empty cell `m`, and the cell's ordering ranks for `c` (see [`Cell::order`]); None
-    /// for occupied or off-board cells. The ordering fit (`crate::tune`) reads them.
-    pub fn order_terms(&self, m: Move, c: Color) -> Option<(usize, [i32; 2])> {
-        let (x, y) = self.coords(m)?;
-        if !self.is_empty_xy(x, y) {
-            return None;
-        }
-        let cell = &self.cells[self.idx(x, y)];
-        Some((combo_class(&cell.pat[c.index()]), cell.order[c.index()]))
     }
 
     /// Weighted count of `c`'s stones near `m` (see [`params::INFLUENCE`]); 0 off the board.
