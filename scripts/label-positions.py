@@ -11,16 +11,13 @@ Mates (`+M7`, `-M4`, or wuzi's scores of 29000 and more) are written as +-20000.
 
   scripts/label-positions.py ENGINE POSITIONS OUT [--size 15] [--rule 0] [--nodes N]
                              [--depth D] [--turn MS] [--every K] [--shard I/N]
-                             [--rapfi-static | --rapfi-eval]
+                             [--rapfi-static]
 
 --rapfi-static asks Rapfi (`scripts/build-rapfi.sh`) for its static pattern value instead of a
 search score: the position goes in with `YXBOARD` (no search) and `TRACEBOARD` prints the
 sum of its per-cell pattern values (`Eval[Black]`), written for the side to move. That is
 the part of Rapfi's classical evaluation with the same form as wuzi's per-cell terms (its
 threat table and two-ply average are not printed), for `pbrain-wuzi tune --static-teacher`.
---rapfi-eval writes Rapfi's whole static evaluation instead (`TRACESEARCH`'s `Static Eval[Black]`:
-the two-ply average of the per-cell sums plus its threat table's entry), for `pbrain-wuzi tune
---static-teacher FILE --only-threats`, which fits the threat table with the per-cell part held.
 
 --nodes / --depth bound each search (INFO max_node / max_depth, so the labels do not depend
 on the machine's speed); --turn is the time fallback (default 5000 ms). --every K keeps
@@ -78,9 +75,7 @@ def score(eng, moves, a):
 
 def static_value(eng, moves, a):
     """Rapfi's per-cell pattern sum for the side to move (`TRACEBOARD`'s `Eval[Black]`), or
-    with --rapfi-eval its whole static evaluation (`TRACESEARCH`'s `Static Eval[Black]`), or
     None (three tries, the engine restarted after each failure)."""
-    wanted = "Static Eval" if a.rapfi_eval else "Eval"
     for _ in range(3):
         try:
             eng.send(f"START {a.size}")
@@ -92,9 +87,7 @@ def static_value(eng, moves, a):
             eng.send(f"INFO rule {a.rule}")
             eng.send_stones("YXBOARD", moves)
             n = len(moves)
-            eng.send("TRACEBOARD")  # its SideToMove checks the colours YXBOARD gave
-            if a.rapfi_eval:
-                eng.send("TRACESEARCH")
+            eng.send("TRACEBOARD")
             # ABOUT's answer is the one line without MESSAGE: the trace has ended.
             eng.send("ABOUT")
             value = side = None
@@ -102,7 +95,7 @@ def static_value(eng, moves, a):
                 line = eng.read(5.0)
                 if not line.upper().startswith("MESSAGE"):
                     break
-                m = re.match(rf"MESSAGE {wanted}\[Black\]: (-?\d+)", line)
+                m = re.match(r"MESSAGE Eval\[Black\]: (-?\d+)", line)
                 if m:
                     value = int(m.group(1))
                 m = re.match(r"MESSAGE SideToMove: (\w+)", line)
@@ -131,11 +124,8 @@ def main():
     ap.add_argument("--turn", type=int, default=5000)
     ap.add_argument("--every", type=int, default=1)
     ap.add_argument("--shard", default="0/1")
-    kind = ap.add_mutually_exclusive_group()
-    kind.add_argument("--rapfi-static", action="store_true",
-                      help="label with Rapfi's static per-cell pattern sum (TRACEBOARD), no search")
-    kind.add_argument("--rapfi-eval", action="store_true",
-                      help="label with Rapfi's whole static evaluation (TRACESEARCH), no search")
+    ap.add_argument("--rapfi-static", action="store_true",
+                    help="label with Rapfi's static per-cell pattern sum (TRACEBOARD), no search")
     a = ap.parse_args()
     shard, shards = (int(v) for v in a.shard.split("/"))
     eng = Engine([a.engine])
@@ -147,7 +137,7 @@ def main():
             if i % a.every or (i // a.every) % shards != shard:
                 continue
             pos = line.split()[0]
-            label = static_value if a.rapfi_static or a.rapfi_eval else score
+            label = static_value if a.rapfi_static else score
             s = label(eng, moves_of(pos), a)
             if s is not None:
                 out.write(f"{pos} {s}\n")

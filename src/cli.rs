@@ -229,14 +229,9 @@ pub struct TuneArgs {
     pub hold_threats: bool,
     /// Fit the per-cell weights by least squares to a stronger engine's static per-cell values
     /// (lines `pos value`, as `scripts/label-positions.py --rapfi-static` writes them); the
-    /// tempo and threat table stay the build's. With --only-threats the values are its whole
-    /// static evaluations (`--rapfi-eval`) and only the tempo and threat table are fitted
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["teacher", "hold_threats"])]
+    /// tempo and threat table stay the build's
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["teacher", "only_threats"])]
     pub static_teacher: Option<std::path::PathBuf>,
-    /// The factor from the --static-teacher's units to ours, instead of the one the fit reads
-    /// from the data (to keep the units of an earlier fit)
-    #[arg(long, value_name = "S")]
-    pub scale: Option<f64>,
     /// Game records: the arena's games.jsonl files
     #[arg(required = true, value_name = "GAMES.jsonl")]
     pub games: Vec<std::path::PathBuf>,
@@ -258,7 +253,6 @@ impl TuneArgs {
             only_threats: self.only_threats,
             hold_threats: self.hold_threats,
             static_teacher: self.static_teacher.clone(),
-            scale: self.scale,
         }
     }
 }

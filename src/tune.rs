@@ -97,9 +97,6 @@ pub struct TuneOptions {
     /// the side to move): the per-cell weights are fitted to them by least squares instead
     /// of to the results (see [`fit_static`]).
     pub static_teacher: Option<PathBuf>,
-    /// The factor from a static teacher's units to ours, instead of the one read from the
-    /// data (so that a second fit can keep the units of the first).
-    pub scale: Option<f64>,
 }
 
 impl Default for TuneOptions {
@@ -117,7 +114,6 @@ impl Default for TuneOptions {
             only_threats: false,
             hold_threats: false,
             static_teacher: None,
-            scale: None,
         }
     }
 }
@@ -236,10 +232,7 @@ fn run_static(
     let (train, valid): (Vec<Valued>, Vec<Valued>) =
         labelled.into_iter().partition(|(s, _)| s.game % 10 != 9);
     let start = current_weights();
-    if opts.only_threats {
-        return run_static_threats(opts, path, &train, &valid, &start, games, out);
-    }
-    let scale = opts.scale.unwrap_or_else(|| static_scale(&train, &start));
+    let scale = static_scale(&train, &start);
     let fitted = fit_static(&train, &start, scale, opts);
     let r2 = |w: &[f64]| (explained(&train, w, scale), explained(&valid, w, scale));
     let (before, after) = (r2(&start), r2(&fitted));
@@ -266,122 +259,6 @@ fn run_static(
         weights::EVAL_SOURCE
     );
     write_weights(opts, &weights_source(&fitted, &source), out)
-}
-
-/// `tune --static-teacher --only-threats`: the tempo and the threat table fitted to a
-/// teacher's whole static evaluations with the per-cell weights held.
-fn run_static_threats(
-    opts: &TuneOptions,
-    path: &Path,
-    train: &[Valued],
-    valid: &[Valued],
-    start: &[f64],
-    games: usize,
-    out: &mut dyn Write,
-) -> Result<()> {
-    let scale = opts.scale.unwrap_or_else(|| threat_scale(train, start));
-    let (fitted, masks) = fit_static_threats(train, start, scale, STATIC_THREAT_PRIOR);
-    let r2 = |w: &[f64]| {
-        (
-            explained_by(train, w, scale, eval_of),
-            explained_by(valid, w, scale, eval_of),
-        )
-    };
-    let (before, after) = (r2(start), r2(&fitted));
-    writeln!(
-        out,
-        "games {games}, positions with a value {} train / {} held out, scale {scale:.3}, \
-         threat masks seen {masks} of {NUM_THREATS}",
-        train.len(),
-        valid.len()
-    )?;
-    writeln!(
-        out,
-        "share of the values' variance explained by the whole evaluation: before train {:.3} \
-         held out {:.3}, after train {:.3} held out {:.3}",
-        before.0, before.1, after.0, after.1
-    )?;
-    let source = format!(
-        "tempo and threat table fitted (--static-teacher --only-threats) to the whole static \
-         evaluations in {} x {scale:.3}, {} of the positions of {games} games, share of their \
-         variance explained {:.3} -> {:.3} (held out); the other weights: {}",
-        path.display(),
-        train.len(),
-        before.1,
-        after.1,
-        weights::EVAL_SOURCE
-    );
-    write_weights(opts, &weights_source(&fitted, &source), out)
-}
-
-/// How many positions' worth of weight the build's value of a threat entry keeps in
-/// [`fit_static_threats`]: a mask seen in a handful of positions moves only part of the way.
-pub const STATIC_THREAT_PRIOR: f64 = 10.0;
-
-/// The factor that maps the teacher's whole evaluations to the build's per-cell part best
-/// within each threat mask (least squares on both demeaned by mask): the table absorbs
-/// each mask's mean, so only the variation inside a mask says what the units are.
-pub fn threat_scale(samples: &[Valued], w: &[f64]) -> f64 {
-    let mut by_mask = vec![(0.0, 0.0, 0usize); NUM_THREATS];
-    for (s, v) in samples {
-        let e = &mut by_mask[threat_of(s)];
-        e.0 += cell_part(s, w);
-        e.1 += v;
-        e.2 += 1;
-    }
-    let (mut xy, mut xx) = (0.0, 0.0);
-    for (s, v) in samples {
-        let (c, t, n) = by_mask[threat_of(s)];
-        let (dc, dv) = (cell_part(s, w) - c / n as f64, v - t / n as f64);
-        xy += dc * dv;
-        xx += dv * dv;
-    }
-    if xx > 0.0 && xy > 0.0 {
-        xy / xx
-    } else {
-        1.0
-    }
-}
-
-/// The threat mask of a position (its one threat feature).
-fn threat_of(s: &Sample) -> usize {
-    s.features
-        .iter()
-        .map(|&(i, _)| usize::from(i))
-        .find(|&i| i >= THREAT_INDEX)
-        .map_or(0, |i| i - THREAT_INDEX)
-}
-
-/// Least squares in closed form: each threat entry is the mean of what the scaled value
-/// asks of it beyond the per-cell part and the tempo, shrunk towards the build's entry by
-/// `prior` positions' worth; the tempo is the mean for the positions without threats (whose
-/// entry is 0 by definition); an entry no position has keeps the build's value. Returns
-/// the weights and how many masks had positions.
-pub fn fit_static_threats(
-    samples: &[Valued],
-    start: &[f64],
-    scale: f64,
-    prior: f64,
-) -> (Vec<f64>, usize) {
-    let mut sums = vec![(0.0, 0usize); NUM_THREATS];
-    for (s, v) in samples {
-        let e = &mut sums[threat_of(s)];
-        e.0 += v * scale - cell_part(s, start);
-        e.1 += 1;
-    }
-    let mut w = start.to_vec();
-    let (none, n0) = sums[0];
-    if n0 > 0 {
-        w[TEMPO_INDEX] = none / n0 as f64;
-    }
-    for (m, &(sum, n)) in sums.iter().enumerate().skip(1) {
-        if n == 0 {
-            continue;
-        }
-        let i = THREAT_INDEX + m;
-        w[i] = (sum - n as f64 * w[TEMPO_INDEX] + prior * start[i]) / (n as f64 + prior);
-    }
-    (w, sums.iter().filter(|e| e.1 > 0).count())
 }
 
 /// The per-cell part of the evaluation with weights `w`: everything but tempo and threats.
@@ -411,22 +288,12 @@ pub fn static_scale(samples: &[Valued], w: &[f64]) -> f64 {
 
 /// Share of the variance of the scaled values that the per-cell part explains (R²).
 pub fn explained(samples: &[Valued], w: &[f64], scale: f64) -> f64 {
-    explained_by(samples, w, scale, cell_part)
-}
-
-/// Share of the variance of the scaled values that `part` of the evaluation explains.
-fn explained_by(
-    samples: &[Valued],
-    w: &[f64],
-    scale: f64,
-    part: fn(&Sample, &[f64]) -> f64,
-) -> f64 {
     let n = samples.len().max(1) as f64;
     let mean = samples.iter().map(|(_, v)| v * scale).sum::<f64>() / n;
     let (mut res, mut tot) = (0.0, 0.0);
     for (s, v) in samples {
         let t = v * scale;
-        res += (part(s, w) - t).powi(2);
+        res += (cell_part(s, w) - t).powi(2);
         tot += (t - mean).powi(2);
     }
     if tot > 0.0 {
@@ -787,7 +654,7 @@ fn pull_of(opts: &TuneOptions, i: usize) -> Option<f64> {
 }
 
 /// The Rust source of `weights.rs` for the evaluation weights `eval` (rounded to whole
-/// points), with where they came from, and the build's ordering ranks.
+/// points), with where they came from, and the build's (hand-set) ordering ranks.
 pub fn weights_source(eval: &[f64], eval_source: &str) -> String {
     let r = |x: f64| x.round() as i64;
     let list = |w: &[f64]| -> String {
@@ -1055,62 +922,6 @@ mod tests {
         assert_eq!((w[TEMPO_INDEX], w[threat]), (30.0, 90.0));
         assert!(explained(&samples, &w, 2.0) > 0.999);
         assert!(explained(&samples, &start, 2.0) < 0.99);
-    }
-
-    /// The threat fit reads the units from the variation inside each mask, puts each mask's
-    /// mean gap into its entry (the tempo from the positions without threats), moves a rarely
-    /// seen entry only part of the way and leaves unseen ones and the per-cell weights alone.
-    #[test]
-    fn static_threat_fit_recovers_the_teachers_table() {
-        let three = NUM_PATTERNS + 7;
-        let (a, b, rare, unseen) = (1, 6, 40, 77);
-        let mut samples = Vec::new();
-        for i in 0..600 {
-            // Masks 0, a, b in turn, and mask `rare` twice.
-            let mask = if i < 2 { rare } else { [0, a, b][i % 3] };
-            let x = (i % 5) as f32;
-            let entry = match mask {
-                0 => 0.0,
-                m if m == a => 120.0,
-                m if m == b => -300.0,
-                _ => 500.0,
-            };
-            // The teacher's units are half the build's; its tempo is 20 of the build's points.
-            let value = (50.0 * f64::from(x) + 20.0 + entry) / 2.0;
-            let s = Sample {
-                features: vec![
-                    (TEMPO_INDEX as u16, 1.0),
-                    ((THREAT_INDEX + mask) as u16, 1.0),
-                    (three as u16, x),
-                ],
-                result: 0.5,
-                eval: 0,
-                game: i,
-                pos: String::new(),
-            };
-            samples.push((s, value));
-        }
-        let mut start = vec![0f64; NUM_FEATURES];
-        start[three] = 50.0;
-        start[THREAT_INDEX + rare] = 100.0;
-        start[THREAT_INDEX + unseen] = -7.0;
-        let scale = threat_scale(&samples, &start);
-        assert!((scale - 2.0).abs() < 1e-9, "{scale}");
-        let (w, masks) = fit_static_threats(&samples, &start, scale, 0.0);
-        assert_eq!(masks, 4);
-        assert!((w[TEMPO_INDEX] - 20.0).abs() < 1e-9, "{}", w[TEMPO_INDEX]);
-        assert!((w[THREAT_INDEX + a] - 120.0).abs() < 1e-9);
-        assert!((w[THREAT_INDEX + b] + 300.0).abs() < 1e-9);
-        assert!((w[THREAT_INDEX + rare] - 500.0).abs() < 1e-9);
-        assert_eq!(
-            (w[THREAT_INDEX + unseen], w[three], w[THREAT_INDEX]),
-            (-7.0, 50.0, 0.0)
-        );
-        assert!(explained_by(&samples, &w, scale, eval_of) > 0.999);
-        assert!(explained_by(&samples, &start, scale, eval_of) < 0.9);
-        // Two positions against a prior of ten: a sixth of the way from 100 to 500.
-        let (shrunk, _) = fit_static_threats(&samples, &start, scale, 10.0);
-        assert!((shrunk[THREAT_INDEX + rare] - 100.0 - 400.0 / 6.0).abs() < 1e-9);
     }
 
     /// With `only_threats` the fit moves the threat entry the results ask for and leaves
