@@ -5,6 +5,8 @@
                             [--concurrency N] [--depth D | --nodes N] [--param NAME=VALUE ...]
   scripts/mate-suite.py make --games GAMES.jsonl --rapfi BIN [--turn MS] [--min-mate N]
                             [--per-game N] [--concurrency N] > FILE
+  scripts/mate-suite.py solver [--positions FILE] [--engine BIN] [--nodes N] [--depth D]
+                            [--concurrency N] [--out FILE.json] [--against FILE.json]
 
 `run` sets each position up with `BOARD` (15x15 freestyle, the side to move has a forced
 win), gives the engine `--turn` ms on `--threads` threads (default 1) and reads its
@@ -18,6 +20,12 @@ machine and load. A fixed depth shows that a change that should only cut cost ch
 result; a fixed node budget shows how cheaply a build proves wins. Times depend on the
 machine and its load: compare builds in one session, same settings, on an otherwise quiet
 machine (two runs of one build differ by about 4 positions at 1 s).
+
+`solver` asks wuzi's threat solver alone (`TRACESEARCH`'s VCT verdict, `--nodes` its budget,
+`--depth` the threats it may chain) on every position: the count it proves and the solver
+nodes summed over its proofs, the same on any machine and load. `--out` keeps the
+per-position results; `--against` an earlier run's file adds the paired figures (positions
+both prove, their nodes in each run).
 
 `make` builds such a suite from arena records (`games.jsonl`): every position of every
 game is given to Rapfi (`scripts/build-rapfi.sh`) for `--turn` ms and kept when Rapfi
@@ -131,6 +139,50 @@ def run(args):
         print(f"  win in {band:>5} plies: {got[band]}/{by[band]}")
 
 
+def solver_verdict(cmd, moves, nodes, depth):
+    """(proved, solver nodes) of wuzi's threat solver's VCT verdict on `moves`."""
+    eng = Engine(cmd + ["--param", f"root_vct_nodes={nodes}", "--param", f"root_vct_depth={depth}"])
+    try:
+        eng.send("START 15")
+        if not eng.read(10.0).upper().startswith("OK"):
+            raise RuntimeError("no OK to START")
+        eng.send("INFO rule 0")
+        eng.send("INFO timeout_turn 3600000")
+        eng.send_stones("YXBOARD", moves)
+        eng.send("TRACESEARCH")
+        while True:
+            line = eng.read(600.0)
+            m = re.match(r"MESSAGE VCT (win|none).*\(nodes (\d+)", line)
+            if m:
+                return m.group(1) == "win", int(m.group(2))
+    finally:
+        eng.close()
+
+
+def solver(args):
+    suite = [json.loads(line) for line in open(args.positions)]
+    cmd = [os.path.abspath(args.engine)]
+    with ThreadPoolExecutor(args.concurrency) as ex:
+        res = list(ex.map(lambda x: solver_verdict(cmd, [tuple(m) for m in x["moves"]],
+                                                   args.nodes, args.depth), suite))
+    proved = [i for i, (w, _) in enumerate(res) if w]
+    print(f"solver proved {len(proved)}/{len(res)} at {args.nodes} nodes, depth {args.depth}; "
+          f"nodes summed over its proofs {sum(res[i][1] for i in proved)}; "
+          f"proved positions: {' '.join(map(str, proved))}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump([list(r) for r in res], f)
+    if args.against:
+        old = json.load(open(args.against))
+        both = [i for i in proved if i < len(old) and old[i][0]]
+        fewer = sum(res[i][1] < old[i][1] for i in both)
+        more = sum(res[i][1] > old[i][1] for i in both)
+        print(f"against {args.against}: {len(both)} proved by both, nodes {sum(old[i][1] for i in both)} "
+              f"there, {sum(res[i][1] for i in both)} here (fewer on {fewer}, more on {more}); "
+              f"proved only here {len(proved) - len(both)}, only there "
+              f"{sum(1 for i, (w, _) in enumerate(old) if w and not res[i][0])}")
+
+
 def make(args):
     games = [json.loads(line) for line in open(args.games)]
     tasks = []
@@ -178,8 +230,18 @@ def main():
     m.add_argument("--min-mate", type=int, default=13)
     m.add_argument("--per-game", type=int, default=4)
     m.add_argument("--concurrency", type=int, default=1)
+    v = sub.add_parser("solver", help="the threat solver's VCT alone on every position")
+    v.add_argument("--positions", default=DEFAULT_SUITE)
+    v.add_argument("--engine", default=os.path.join(ROOT, "target", "release", "pbrain-wuzi"))
+    v.add_argument("--nodes", type=int, default=1_000_000, help="the solver's node budget")
+    v.add_argument("--depth", type=int, default=8, help="threats the VCT may chain")
+    v.add_argument("--concurrency", type=int, default=1)
+    v.add_argument("--out", help="write the per-position (proved, nodes) here as JSON")
+    v.add_argument("--against", help="an earlier --out file: print the paired figures")
     args = ap.parse_args()
-    if args.cmd == "run":
+    if args.cmd == "solver":
+        solver(args)
+    elif args.cmd == "run":
         if not os.path.exists(args.engine):
             sys.exit(f"mate-suite: no engine at {args.engine} (cargo build --release)")
         run(args)

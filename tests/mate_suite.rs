@@ -64,6 +64,49 @@ fn a_node_budget_gives_the_same_count_every_time() {
     assert_eq!(first, pyscript::run("mate-suite.py", &args));
 }
 
+/// `solver` asks the threat solver alone: it proves the open three's win and not the empty
+/// board, and a second run read against the first's file pairs them position by position.
+#[test]
+fn solver_counts_the_threat_solvers_proofs() {
+    let dir = pyscript::scratch("wuzi-mate-suite", "solver");
+    let suite = two_positions(&dir);
+    let first = dir.join("first.json");
+    let args = |out: &str| {
+        vec![
+            "solver".to_string(),
+            "--positions".to_string(),
+            suite.to_str().unwrap().to_string(),
+            "--engine".to_string(),
+            env!("CARGO_BIN_EXE_pbrain-wuzi").to_string(),
+            "--nodes".to_string(),
+            "20000".to_string(),
+            "--out".to_string(),
+            out.to_string(),
+        ]
+    };
+    let a = args(first.to_str().unwrap());
+    let out = pyscript::run(
+        "mate-suite.py",
+        &a.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert!(
+        out.starts_with("solver proved 1/2 at 20000 nodes, depth 8; nodes summed over its proofs "),
+        "{out}"
+    );
+    assert!(out.trim_end().ends_with("proved positions: 0"), "{out}");
+    let mut b = args(dir.join("second.json").to_str().unwrap());
+    b.extend(["--against".to_string(), first.to_str().unwrap().to_string()]);
+    let again = pyscript::run(
+        "mate-suite.py",
+        &b.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    assert!(again.contains("1 proved by both"), "{again}");
+    assert!(
+        again.contains("proved only here 0, only there 0"),
+        "{again}"
+    );
+}
+
 /// Rapfi's `Eval +Mn` lines count as proofs, so that the same suite measures it too.
 #[cfg(unix)]
 #[test]
