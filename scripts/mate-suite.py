@@ -239,11 +239,11 @@ def main():
     v.add_argument("--out", help="write the per-position (proved, nodes) here as JSON")
     v.add_argument("--against", help="an earlier --out file: print the paired figures")
     args = ap.parse_args()
+    if args.cmd in ("run", "solver") and not os.path.exists(args.engine):
+        sys.exit(f"mate-suite: no engine at {args.engine} (cargo build --release)")
     if args.cmd == "solver":
         solver(args)
     elif args.cmd == "run":
-        if not os.path.exists(args.engine):
-            sys.exit(f"mate-suite: no engine at {args.engine} (cargo build --release)")
         run(args)
     else:
         make(args)
