@@ -143,11 +143,7 @@ def solver_verdict(cmd, moves, nodes, depth):
     """(proved, solver nodes) of wuzi's threat solver's VCT verdict on `moves`."""
     eng = Engine(cmd + ["--param", f"root_vct_nodes={nodes}", "--param", f"root_vct_depth={depth}"])
     try:
-        eng.send("START 15")
-        if not eng.read(10.0).upper().startswith("OK"):
-            raise RuntimeError("no OK to START")
-        eng.send("INFO rule 0")
-        eng.send("INFO timeout_turn 3600000")
+        eng.begin(15, {"rule": 0, "timeout_turn": 3_600_000})
         eng.send_stones("YXBOARD", moves)
         eng.send("TRACESEARCH")
         while True:

@@ -62,7 +62,8 @@ class Engine:
             self.send(f"{x},{y},{1 if own else 2}")
         self.send("DONE")
 
-    def analyse(self, moves, size=15, infos=None, timeout=60.0):
+    def begin(self, size=15, infos=None):
+        """`START size` until the engine answers OK, then the `INFO` settings."""
         # An engine that reads its input while it searches (Rapfi) may swallow the START
         # sent right after its move: ask again until it answers OK.
         for _ in range(5):
@@ -77,6 +78,9 @@ class Engine:
         for key, value in (infos or {}).items():
             if value is not None:
                 self.send(f"INFO {key} {value}")
+
+    def analyse(self, moves, size=15, infos=None, timeout=60.0):
+        self.begin(size, infos)
         self.send_stones("BOARD", moves)
         messages = []
         while True:
