@@ -521,22 +521,6 @@ impl<R: Rule> Board<R> {
         cell.order[col] = t.order;
     }
 
-    #[inline(always)]
-    fn add_colour(&mut self, i: usize, col: usize) {
-        let cell = &self.cells[i];
-        self.code_count[col][cell.code[col] as usize] += 1;
-        self.eval_total[col][0] += cell.value[col][0];
-        self.eval_total[col][1] += cell.value[col][1];
-    }
-
-    #[inline(always)]
-    fn remove_colour(&mut self, i: usize, col: usize) {
-        let cell = &self.cells[i];
-        self.code_count[col][cell.code[col] as usize] -= 1;
-        self.eval_total[col][0] -= cell.value[col][0];
-        self.eval_total[col][1] -= cell.value[col][1];
-    }
-
     #[inline]
     fn add_contribution(&mut self, i: usize) {
         let cell = &self.cells[i];
@@ -576,6 +560,11 @@ impl<R: Rule> Board<R> {
     fn update_lines<const SAVE: bool>(&mut self, x: usize, y: usize, v: u32) {
         let dims = (self.width, self.height);
         let [black_table, white_table] = self.tables;
+        let combos = combo_table();
+        // The eval totals' changes, summed here and added once: the cells are written
+        // through a pointer the compiler cannot tell from the totals, which would otherwise
+        // be reloaded and stored around every cell.
+        let mut totals = [[0i32; 2]; 2];
         for d in 0..4 {
             // Cell index, and bit c set when colour c's pattern changed.
             let mut changed = [(0u32, 0u8); 2 * HALF as usize];
@@ -619,15 +608,26 @@ impl<R: Rule> Board<R> {
                 }
             }
             for &(q, which) in &changed[..n] {
-                let q = q as usize;
+                let cell = &mut self.cells[q as usize];
                 for col in 0..2 {
                     if which & (1 << col) != 0 {
-                        self.remove_colour(q, col);
-                        self.recode_colour(q, col);
-                        self.add_colour(q, col);
+                        let t =
+                            &combos[usize::from(R::RENJU && col == 0)][combo_index(&cell.pat[col])];
+                        let counts = &mut self.code_count[col];
+                        counts[cell.code[col] as usize] -= 1;
+                        counts[t.code as usize] += 1;
+                        totals[col][0] += t.value[0] - cell.value[col][0];
+                        totals[col][1] += t.value[1] - cell.value[col][1];
+                        cell.code[col] = t.code;
+                        cell.value[col] = t.value;
+                        cell.order[col] = t.order;
                     }
                 }
             }
+        }
+        for (sum, delta) in self.eval_total.iter_mut().zip(totals) {
+            sum[0] += delta[0];
+            sum[1] += delta[1];
         }
     }
 
